@@ -1,0 +1,110 @@
+"""On-disk cache of validated judge outputs (stdlib sqlite3).
+
+Only the validated JSON output, token usage and cost are stored, keyed by a sha256 of
+everything that determines the answer. API keys and headers never reach the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+CACHE_VERSION = 1
+
+
+def default_cache_dir() -> Path:
+    """``$SCOREKIT_CACHE_DIR`` if set, else ``~/.cache/scorekit``."""
+    env = os.environ.get("SCOREKIT_CACHE_DIR")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "scorekit"
+
+
+def cache_file(path: str | os.PathLike[str] | None = None) -> Path:
+    """The database file for ``path``: a directory gets ``judge-cache.sqlite3`` inside it."""
+    target = Path(path).expanduser() if path is not None else default_cache_dir()
+    if target.suffix not in (".sqlite3", ".sqlite", ".db"):
+        target = target / "judge-cache.sqlite3"
+    return target
+
+
+def cache_key(payload: dict[str, Any]) -> str:
+    """The sha256 of the canonical JSON of ``payload`` plus the cache version."""
+    canonical = json.dumps(
+        {"cache_version": CACHE_VERSION, **payload},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        default=str,
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class JudgeCache:
+    """A sqlite3 key/value store shared by every judge pointing at the same file.
+
+    Args:
+        path: The database file; a directory gets ``judge-cache.sqlite3`` inside it.
+            Defaults to `default_cache_dir`.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None):
+        target = cache_file(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        self.path = target
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(str(target), check_same_thread=False, timeout=30)
+        with self._lock:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute(
+                "CREATE TABLE IF NOT EXISTS judge_cache ("
+                "key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL NOT NULL)"
+            )
+            self._conn.commit()
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The stored entry for ``key``, or None."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT value FROM judge_cache WHERE key = ?", (key,)
+            ).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def set(self, key: str, value: dict[str, Any]) -> None:
+        """Store ``value`` (JSON-serialisable) under ``key``."""
+        data = json.dumps(value, ensure_ascii=False)
+        with self._lock:
+            self._conn.execute(
+                "INSERT OR REPLACE INTO judge_cache (key, value, created) VALUES (?, ?, ?)",
+                (key, data, time.time()),
+            )
+            self._conn.commit()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._conn.execute("SELECT COUNT(*) FROM judge_cache").fetchone()[0])
+
+    def clear(self) -> None:
+        """Delete every entry."""
+        with self._lock:
+            self._conn.execute("DELETE FROM judge_cache")
+            self._conn.commit()
+
+
+_shared: dict[Path, JudgeCache] = {}
+_shared_lock = threading.Lock()
+
+
+def open_cache(path: str | os.PathLike[str] | None = None) -> JudgeCache:
+    """A process-wide `JudgeCache` for ``path`` (one connection per file)."""
+    target = cache_file(path)
+    resolved = target.resolve()
+    with _shared_lock:
+        cache = _shared.get(resolved)
+        if cache is None:
+            cache = _shared[resolved] = JudgeCache(target)
+        return cache

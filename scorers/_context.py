@@ -1,0 +1,183 @@
+"""Where a scorer's retrieved context comes from, and the context-extractor registry."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any, overload
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ._errors import ConfigError
+from ._messages import is_agent_shaped, result_chunks, tool_results
+from ._types import Chunk, ScorerRun, to_chunks
+
+ContextExtractor = Callable[[Any, Any], Any]
+"""``fn(input, output) -> list[str | Chunk | dict]``, sync or async."""
+
+_registry: dict[str, ContextExtractor] = {}
+
+
+@overload
+def register_context_extractor(
+    name: str, fn: None = None, *, overwrite: bool = False
+) -> Callable[[ContextExtractor], ContextExtractor]: ...
+@overload
+def register_context_extractor(
+    name: str, fn: ContextExtractor, *, overwrite: bool = False
+) -> ContextExtractor: ...
+def register_context_extractor(
+    name: str, fn: ContextExtractor | None = None, *, overwrite: bool = False
+) -> Any:
+    """Register a context extractor under ``name`` (function call or decorator).
+
+    Example:
+        ```python
+        @register_context_extractor("search_hits")
+        def search_hits(input, output):
+            return [m["content"] for m in output if m.get("name") == "search"]
+
+        create_context_recall_scorer(model, {"context_extractor": "search_hits"})
+        ```
+
+    Args:
+        name: The name scorers refer to in ``context_extractor``.
+        fn: ``fn(input, output)`` returning a list of str / dict / `Chunk`; sync or async.
+        overwrite: Allow replacing an existing registration.
+
+    Raises:
+        ConfigError: If ``name`` is taken (and ``overwrite`` is False) or ``fn`` is not
+            callable.
+    """
+
+    def register(func: ContextExtractor) -> ContextExtractor:
+        if not callable(func):
+            raise ConfigError(f"context extractor {name!r} must be callable")
+        if not isinstance(name, str) or not name:
+            raise ConfigError("a context extractor needs a non-empty string name")
+        if name in _registry and not overwrite and _registry[name] is not func:
+            raise ConfigError(
+                f"a context extractor named {name!r} is already registered; "
+                "pass overwrite=True to replace it"
+            )
+        _registry[name] = func
+        return func
+
+    return register if fn is None else register(fn)
+
+
+def get_context_extractor(name: str) -> ContextExtractor:
+    """The extractor registered under ``name``.
+
+    Raises:
+        ConfigError: If no extractor has that name (the message lists the known ones).
+    """
+    try:
+        return _registry[name]
+    except KeyError:
+        known = ", ".join(sorted(_registry)) or "none"
+        raise ConfigError(
+            f"no context extractor named {name!r}; registered: {known}. "
+            "Register one with scorers.register_context_extractor(name, fn)."
+        ) from None
+
+
+def list_context_extractors() -> list[str]:
+    """Names of all registered extractors."""
+    return sorted(_registry)
+
+
+def tool_results_extractor(*tool_names: str) -> ContextExtractor:
+    """An extractor returning the results of the named tools (all tools when none named).
+
+    JSON results are parsed: lists and ``{"results": [...]}``-style dicts give one chunk
+    per element, keeping ``id`` and ``text``/``content`` fields.
+    """
+    wanted = set(tool_names)
+
+    def extract(input: Any, output: Any) -> list[Chunk]:
+        return [
+            chunk
+            for result in tool_results(output)
+            if not wanted or result.tool_name in wanted
+            for chunk in result_chunks(result.result)
+        ]
+
+    extract.__name__ = f"tool_results({', '.join(tool_names)})" if tool_names else "tool_results"
+    return extract
+
+
+register_context_extractor("tool_results", tool_results_extractor())
+
+
+class ContextOptions(BaseModel):
+    """Options shared by every scorer that reads retrieved context.
+
+    Attributes:
+        context: A static list of chunks (str, dict with ``text``, or `Chunk`).
+        context_extractor: ``fn(input, output)`` (sync or async) or a registered name.
+    """
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    context: list[Chunk] | None = None
+    context_extractor: Callable[..., Any] | str | None = Field(default=None)
+
+    @field_validator("context", mode="before")
+    @classmethod
+    def _coerce_context(cls, value: Any) -> Any:
+        if value is None:
+            return None
+        chunks = to_chunks(value)
+        if not chunks:
+            raise ValueError(
+                "context is an empty list; give at least one chunk, or use context_extractor"
+            )
+        return chunks
+
+    @field_validator("context_extractor")
+    @classmethod
+    def _known_extractor(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            get_context_extractor(value)
+        return value
+
+
+async def resolve_context(run: ScorerRun, options: ContextOptions | None) -> list[Chunk]:
+    """The chunks a run is scored on, following Mastra's precedence.
+
+    1. Context supplied with the run wins.
+    2. With both options, agent-shaped runs (a message history or `AgentOutput` as input
+       or output) use the extractor and other runs the static list.
+    3. With one option, that one.
+
+    Raises:
+        ConfigError: If there is no source at all, or the extractor returns a bad shape.
+    """
+    if run.context is not None:
+        return run.context
+    static = options.context if options else None
+    extractor = options.context_extractor if options else None
+    if extractor is not None and (
+        static is None or is_agent_shaped(run.output) or is_agent_shaped(run.input)
+    ):
+        fn = get_context_extractor(extractor) if isinstance(extractor, str) else extractor
+        value = fn(run.input, run.output)
+        if inspect.isawaitable(value):
+            value = await value
+        if value is None:
+            return []
+        if not isinstance(value, Sequence) or isinstance(value, (str, bytes)):
+            raise ConfigError(
+                f"context extractor {getattr(fn, '__name__', fn)!r} returned "
+                f"{type(value).__name__}; it must return a list of str / dict / Chunk"
+            )
+        return to_chunks(value)
+    if static is not None:
+        return static
+    raise ConfigError(
+        "this run has no context to score: pass context=[...] to run(), or give the scorer "
+        "options={'context': [...]} or {'context_extractor': fn_or_registered_name}"
+    )
+
+

@@ -1,0 +1,339 @@
+"""`create_scorer`: the preprocess → analyze → generate_score → generate_reason pipeline."""
+
+from __future__ import annotations
+
+import inspect
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from ._errors import ConfigError
+from ._judge import Judge, as_judge
+from ._sync import run_sync
+from ._types import JudgeCall, ScoreResult, ScorerRun
+
+M = TypeVar("M", bound=BaseModel)
+StepFn = Callable[..., Any]
+
+_KIND_ORDER = {"preprocess": 0, "analyze": 1}
+
+
+@dataclass(frozen=True)
+class NotScorable:
+    """Returned by a step to stop the run with ``status="skipped"`` and score 0."""
+
+    reason: str
+
+
+def not_scorable(reason: str) -> NotScorable:
+    """Stop this run as not applicable (``status="skipped"``, score 0, no further calls).
+
+    Return it from any step, e.g. when the ground truth a metric needs is missing.
+    """
+    return NotScorable(reason)
+
+
+@dataclass(frozen=True)
+class PromptStep(Generic[M]):
+    """A pipeline step answered by the judge model with JSON validated by pydantic.
+
+    Attributes:
+        description: What the step decides (kept in logs and docs).
+        output_schema: The pydantic model the answer must validate against.
+        create_prompt: ``fn(run, results) -> str | messages | None``, sync or async.
+            Returning None skips the model call; the step's result is then None.
+        judge: The judge for this step; defaults to the scorer's judge.
+        check: ``fn(run, results, value)`` raising ``ValueError`` when a schema-valid
+            answer is still wrong (e.g. a verdict per claim is missing); that triggers the
+            repair round.
+    """
+
+    description: str
+    output_schema: type[M]
+    create_prompt: StepFn
+    judge: Judge | str | None = None
+    check: Callable[[ScorerRun, StepResults, M], None] | None = None
+
+
+class StepResults:
+    """The results of the steps run so far, handed to every later step.
+
+    ``results.preprocess`` / ``results.analyze`` are the latest step of that kind (as in
+    Mastra); ``results["name"]`` is any step by name; ``results.score`` is set before
+    the reason step.
+    """
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.prompts: dict[str, Any] = {}
+        self.judge_calls: list[JudgeCall] = []
+        self.preprocess: Any = None
+        self.analyze: Any = None
+        self.score: float | None = None
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.values
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """The result of step ``name``, or ``default``."""
+        return self.values.get(name, default)
+
+
+@dataclass(frozen=True)
+class _Step:
+    kind: str
+    name: str
+    fn: StepFn | PromptStep[Any]
+
+
+async def _call(fn: StepFn, *args: Any) -> Any:
+    value = fn(*args)
+    if inspect.isawaitable(value):
+        value = await value
+    return value
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return repr(value)
+
+
+class Scorer:
+    """A scorer built by `create_scorer`; every builder method returns a new scorer.
+
+    Attributes:
+        id: The scorer id (also its key in run results and its CLI name).
+        description: One line on what it measures.
+        judge: The default judge for prompt steps, or None for model-free scorers.
+        scale: Scores returned by ``generate_score`` (in [0, 1]) are multiplied by it.
+    """
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        description: str = "",
+        judge: Judge | None = None,
+        scale: float = 1.0,
+        steps: tuple[_Step, ...] = (),
+        score_fn: StepFn | None = None,
+        reason_step: StepFn | PromptStep[Any] | None = None,
+    ):
+        self.id = id
+        self.description = description
+        self.judge = judge
+        self.scale = float(scale)
+        self._steps = steps
+        self._score_fn = score_fn
+        self._reason_step = reason_step
+
+    def __repr__(self) -> str:
+        names = [s.name for s in self._steps]
+        return f"Scorer(id={self.id!r}, steps={names}, judge={self.judge!r})"
+
+    def _with(self, **changes: Any) -> Scorer:
+        fields = {
+            "id": self.id,
+            "description": self.description,
+            "judge": self.judge,
+            "scale": self.scale,
+            "steps": self._steps,
+            "score_fn": self._score_fn,
+            "reason_step": self._reason_step,
+        }
+        fields.update(changes)
+        clone = type(self).__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        Scorer.__init__(clone, **fields)
+        return clone
+
+    def _add(self, kind: str, fn: StepFn | PromptStep[Any], name: str | None) -> Scorer:
+        if not callable(fn) and not isinstance(fn, PromptStep):
+            raise ConfigError(f"{kind}() takes a function or a PromptStep, got {type(fn).__name__}")
+        if isinstance(fn, PromptStep) and fn.judge is None and self.judge is None:
+            raise ConfigError(
+                f"the {kind} PromptStep has no judge: pass judge= to create_scorer or PromptStep"
+            )
+        taken = {s.name for s in self._steps}
+        if name is None:
+            name = kind
+            n = 2
+            while name in taken:
+                name, n = f"{kind}_{n}", n + 1
+        elif name in taken:
+            raise ConfigError(f"a step named {name!r} already exists in scorer {self.id!r}")
+        steps = sorted((*self._steps, _Step(kind, name, fn)), key=lambda s: _KIND_ORDER[s.kind])
+        return self._with(steps=tuple(steps))
+
+    def preprocess(self, step: StepFn | PromptStep[Any], *, name: str | None = None) -> Scorer:
+        """Add a preprocess step: ``fn(run, results)`` (sync or async) or a `PromptStep`."""
+        return self._add("preprocess", step, name)
+
+    def analyze(self, step: StepFn | PromptStep[Any], *, name: str | None = None) -> Scorer:
+        """Add an analyze step: ``fn(run, results)`` (sync or async) or a `PromptStep`."""
+        return self._add("analyze", step, name)
+
+    def generate_score(self, fn: StepFn) -> Scorer:
+        """Set the score function ``fn(run, results) -> float in [0, 1]`` (before scaling)."""
+        if not callable(fn):
+            raise ConfigError("generate_score() takes a function (run, results) -> number")
+        return self._with(score_fn=fn)
+
+    def generate_reason(self, step: StepFn | PromptStep[Any]) -> Scorer:
+        """Set the reason: ``fn(run, results, score) -> str`` or a `PromptStep`."""
+        if not callable(step) and not isinstance(step, PromptStep):
+            raise ConfigError("generate_reason() takes a function or a PromptStep")
+        return self._with(reason_step=step)
+
+    async def _prompt(
+        self, name: str, step: PromptStep[Any], run: ScorerRun, results: StepResults
+    ) -> Any:
+        prompt = await _call(step.create_prompt, run, results)
+        if prompt is None:
+            return None
+        judge = as_judge(step.judge) or self.judge
+        assert judge is not None  # checked when the step was added
+        check = None
+        if step.check is not None:
+            user_check = step.check
+
+            def check(value: Any) -> None:
+                user_check(run, results, value)
+
+        results.prompts[name] = prompt
+        value, calls = await judge.structured(prompt, step.output_schema, step=name, check=check)
+        results.judge_calls.extend(calls)
+        return value
+
+    async def arun(self, run: ScorerRun | Mapping[str, Any] | None = None, /, **fields: Any) -> ScoreResult:
+        """Score one run.
+
+        Args:
+            run: A `ScorerRun` (or dict); alternatively pass its fields as keywords.
+            **fields: `ScorerRun` fields: input, output, ground_truth, context, ...
+
+        Returns:
+            A `ScoreResult`; ``status="skipped"`` when a step returned `not_scorable`.
+
+        Raises:
+            ConfigError: For invalid inputs or a missing context source.
+            JudgeError: When the judge model fails.
+        """
+        if self._score_fn is None:
+            raise ConfigError(f"scorer {self.id!r} has no generate_score step")
+        started = time.perf_counter()
+        try:
+            if run is None:
+                run = ScorerRun(**fields)
+            elif fields:
+                raise ConfigError("pass either a ScorerRun or keyword fields, not both")
+            elif not isinstance(run, ScorerRun):
+                run = ScorerRun.model_validate(run)
+        except ValidationError as exc:
+            raise ConfigError(f"invalid scorer input for {self.id!r}: {exc}") from None
+        results = StepResults()
+
+        def finish(score: float, reason: str, status: str) -> ScoreResult:
+            details = {k: _jsonable(v) for k, v in results.values.items()}
+            if results.prompts:
+                details["prompts"] = _jsonable(results.prompts)
+            return ScoreResult(
+                scorer_id=self.id,
+                score=score,
+                reason=reason,
+                status=status,  # type: ignore[arg-type]
+                details=details,
+                judge_calls=results.judge_calls,
+                duration_s=time.perf_counter() - started,
+            )
+
+        for step in self._steps:
+            if isinstance(step.fn, PromptStep):
+                value = await self._prompt(step.name, step.fn, run, results)
+            else:
+                value = await _call(step.fn, run, results)
+            if isinstance(value, NotScorable):
+                return finish(0.0, value.reason, "skipped")
+            results.values[step.name] = value
+            setattr(results, step.kind, value)
+
+        raw = await _call(self._score_fn, run, results)
+        if isinstance(raw, NotScorable):
+            return finish(0.0, raw.reason, "skipped")
+        try:
+            number = float(raw)
+        except (TypeError, ValueError):
+            raise ConfigError(
+                f"generate_score of {self.id!r} returned {raw!r}; it must return a number"
+            ) from None
+        if math.isnan(number):
+            raise ConfigError(f"generate_score of {self.id!r} returned NaN")
+        score = min(max(number * self.scale, 0.0), self.scale)
+        results.score = score
+
+        reason = ""
+        if isinstance(self._reason_step, PromptStep):
+            value = await self._prompt("generate_reason", self._reason_step, run, results)
+            reason = str(getattr(value, "reason", value) or "")
+        elif self._reason_step is not None:
+            reason = str(await _call(self._reason_step, run, results, score) or "")
+        return finish(score, reason, "scored")
+
+    def run(self, run: ScorerRun | Mapping[str, Any] | None = None, /, **fields: Any) -> ScoreResult:
+        """Synchronous `arun`; works in scripts and inside a running event loop (Jupyter)."""
+        if run is None:
+            run = ScorerRun(**fields) if fields else ScorerRun()
+        elif fields:
+            raise ConfigError("pass either a ScorerRun or keyword fields, not both")
+        return run_sync(self.arun, run)
+
+
+def create_scorer(
+    *,
+    id: str,
+    description: str = "",
+    judge: Judge | str | None = None,
+    scale: float = 1.0,
+) -> Scorer:
+    """Start a custom scorer; add steps with the builder methods.
+
+    Example:
+        ```python
+        scorer = (
+            create_scorer(id="keyword-coverage", judge="openai/gpt-4o-mini")
+            .preprocess(lambda run, results: keywords(run.ground_truth))
+            .generate_score(lambda run, results: coverage(results.preprocess, run.output))
+        )
+        ```
+
+    Args:
+        id: Scorer id; results are keyed by it.
+        description: What it measures.
+        judge: A litellm model string or `Judge` for `PromptStep`s.
+        scale: Multiplier applied to the [0, 1] score.
+
+    Raises:
+        ConfigError: For an empty id or a non-positive scale.
+    """
+    if not isinstance(id, str) or not id.strip():
+        raise ConfigError("create_scorer needs a non-empty id")
+    if not scale > 0:
+        raise ConfigError(f"scale must be positive, got {scale!r}")
+    return Scorer(id=id, description=description, judge=as_judge(judge), scale=scale)
+
+
+__all__ = ["NotScorable", "PromptStep", "Scorer", "StepResults", "create_scorer", "not_scorable"]

@@ -1,0 +1,71 @@
+"""Run async scorekit code from synchronous callers, including inside a running loop.
+
+One daemon thread runs an asyncio event loop with a blocking portal; every sync call
+is handed to it. That works the same from a plain script and from Jupyter (whose own
+loop is busy in the calling thread), keeps litellm's per-loop HTTP clients alive
+between calls, and needs no nest_asyncio.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Awaitable, Callable
+from concurrent.futures import CancelledError
+from typing import Any, TypeVar
+
+import anyio
+from anyio.from_thread import BlockingPortal
+
+T = TypeVar("T")
+
+_lock = threading.Lock()
+_portal: BlockingPortal | None = None
+_thread: threading.Thread | None = None
+
+
+def _start_portal() -> BlockingPortal:
+    global _portal, _thread
+    ready = threading.Event()
+    box: list[BlockingPortal] = []
+
+    async def serve() -> None:
+        async with BlockingPortal() as portal:
+            box.append(portal)
+            ready.set()
+            await portal.sleep_until_stopped()
+
+    _thread = threading.Thread(
+        target=lambda: anyio.run(serve), name="scorekit-event-loop", daemon=True
+    )
+    _thread.start()
+    ready.wait()
+    _portal = box[0]
+    return _portal
+
+
+def run_sync(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """Run ``fn(*args)`` on scorekit's event-loop thread and wait for the result.
+
+    Ctrl-C in the caller cancels the running task before re-raising.
+
+    Raises:
+        RuntimeError: When called from the event-loop thread itself (a sync API used
+            from inside an async scorekit callback); use the ``a``-prefixed API there.
+    """
+    if threading.current_thread() is _thread:
+        raise RuntimeError(
+            "a synchronous scorekit API was called from scorekit's own event loop "
+            "(inside an async callback); use the async form, e.g. `await scorer.arun(...)`"
+        )
+    with _lock:
+        portal = _portal or _start_portal()
+    future = portal.start_task_soon(fn, *args)
+    try:
+        return future.result()
+    except KeyboardInterrupt:
+        future.cancel()
+        try:
+            future.result(timeout=5)
+        except (CancelledError, Exception):
+            pass
+        raise

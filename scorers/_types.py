@@ -1,0 +1,207 @@
+"""Public data shapes: every value that crosses scorekit's API is one of these models."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class Chunk(BaseModel):
+    """One retrieved or reference passage.
+
+    Attributes:
+        id: Identifier used by the ID-based and ranking metrics; ints are kept as strings so
+            that ``1`` and ``"1"`` compare equal.
+        text: The passage text shown to the judge and used by string similarity.
+        metadata: Anything else (source, score, ...); never read by the metrics.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str | None = None
+    text: str = ""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_as_string(cls, value: Any) -> Any:
+        if value is None or isinstance(value, str):
+            return value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(int(value)) if float(value).is_integer() else str(value)
+        return str(value)
+
+
+ChunkLike = str | Chunk | Mapping[str, Any]
+
+
+def to_chunk(value: Any) -> Chunk:
+    """Turn a string, dict or `Chunk` into a `Chunk`.
+
+    Dicts may use ``id``/``doc_id``/``chunk_id`` for the id and ``text``/``content``/
+    ``page_content`` for the text; other keys go to ``metadata``.
+
+    Raises:
+        ConfigError: If the value is of none of those shapes.
+    """
+    from ._errors import ConfigError
+
+    if isinstance(value, Chunk):
+        return value
+    if isinstance(value, str):
+        return Chunk(text=value)
+    if isinstance(value, Mapping):
+        data = dict(value)
+        chunk_id = next((data.pop(k) for k in ("id", "doc_id", "chunk_id") if k in data), None)
+        text = next((data.pop(k) for k in ("text", "content", "page_content") if k in data), None)
+        if text is None:
+            raise ConfigError(
+                f"a context dict needs a 'text' (or 'content') field; got keys {sorted(value)}"
+            )
+        metadata = data.pop("metadata", {}) or {}
+        return Chunk(id=chunk_id, text=str(text), metadata={**data, **metadata})
+    raise ConfigError(
+        f"a context item must be a str, a dict with 'text', or a Chunk; got {type(value).__name__}"
+    )
+
+
+def to_chunks(values: Any) -> list[Chunk]:
+    """Turn a list of context items into `Chunk`s (see `to_chunk`)."""
+    from ._errors import ConfigError
+
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise ConfigError(
+            f"context must be a list of str / dict / Chunk, got {type(values).__name__}"
+        )
+    return [to_chunk(v) for v in values]
+
+
+class AgentOutput(BaseModel):
+    """What an agent returned: its final text and the full message history.
+
+    Attributes:
+        text: The final assistant text.
+        messages: The whole conversation in OpenAI chat format, tool calls and results
+            included; context extractors read it.
+        usage: Token totals over every model call of the generation.
+    """
+
+    text: str = ""
+    messages: list[dict[str, Any]] = Field(default_factory=list)
+    usage: dict[str, int] = Field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class ScorerRun(BaseModel):
+    """Everything one scorer run may look at.
+
+    Attributes:
+        input: The user input: a string or a chat-message history.
+        output: The response: a string, a message history or an `AgentOutput`.
+        ground_truth: The reference answer (``groundTruth`` accepted).
+        context: Retrieved chunks supplied with the run, in rank order; when given they win
+            over the scorer's own context options.
+        reference_contexts: Gold passages, as text.
+        reference_context_ids: Gold passage ids: a list, or a dict id -> relevance grade.
+        request_context: Free-form data for custom steps.
+        run_id: An identifier carried through to logs.
+    """
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    input: Any = None
+    output: Any = None
+    ground_truth: str | None = Field(default=None, alias="groundTruth")
+    context: list[Chunk] | None = None
+    reference_contexts: list[str] | None = None
+    reference_context_ids: list[str] | dict[str, float] | None = None
+    request_context: dict[str, Any] = Field(default_factory=dict)
+    run_id: str | None = None
+
+    @field_validator("context", mode="before")
+    @classmethod
+    def _coerce_context(cls, value: Any) -> Any:
+        return None if value is None else to_chunks(value)
+
+    @field_validator("reference_contexts", mode="before")
+    @classmethod
+    def _coerce_reference_contexts(cls, value: Any) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, str):
+            raise ValueError("reference_contexts must be a list of strings, not one string")
+        return [to_chunk(v).text for v in value]
+
+    @field_validator("reference_context_ids", mode="before")
+    @classmethod
+    def _coerce_reference_ids(cls, value: Any) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, Mapping):
+            return {Chunk(id=k).id: float(v) for k, v in value.items()}
+        if isinstance(value, str):
+            raise ValueError("reference_context_ids must be a list (or dict id -> grade)")
+        return [Chunk(id=v).id for v in value]
+
+
+Step = Literal["preprocess", "analyze", "generate_score", "generate_reason"]
+
+
+class JudgeCall(BaseModel):
+    """One call to the judge model (or one cache hit standing in for it).
+
+    Attributes:
+        step: The pipeline step that made the call.
+        model: The litellm model string.
+        prompt_tokens: Prompt tokens reported by the provider (0 on a cache hit).
+        completion_tokens: Completion tokens reported by the provider (0 on a cache hit).
+        cost: Cost in USD when litellm knows the model's price, else None.
+        latency_s: Wall time of the call including retries and the repair round.
+        attempts: HTTP requests made (retries and the repair round included; 0 when cached).
+        cached: Whether the answer came from the on-disk cache.
+        messages: The exact messages sent.
+        response: The raw text the model returned (the validated JSON when cached).
+    """
+
+    step: str
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = None
+    latency_s: float = 0.0
+    attempts: int = 0
+    cached: bool = False
+    messages: list[dict[str, Any]] = Field(default_factory=list)
+    response: str = ""
+
+
+class ScoreResult(BaseModel):
+    """The outcome of one scorer run.
+
+    Attributes:
+        scorer_id: Which scorer produced it.
+        score: A float in ``[0, scale]``; 0 when skipped or failed.
+        reason: Human-readable explanation of the score.
+        status: ``"scored"``, ``"skipped"`` (not applicable, e.g. no ground truth) or
+            ``"error"``.
+        details: Every step's result and the prompts sent, keyed by step name.
+        judge_calls: One entry per model call.
+        error: The error message when ``status == "error"``.
+        duration_s: Wall time of the run.
+    """
+
+    scorer_id: str
+    score: float = 0.0
+    reason: str = ""
+    status: Literal["scored", "skipped", "error"] = "scored"
+    details: dict[str, Any] = Field(default_factory=dict)
+    judge_calls: list[JudgeCall] = Field(default_factory=list)
+    error: str | None = None
+    duration_s: float = 0.0
+
+    def __float__(self) -> float:
+        return self.score
