@@ -31,10 +31,10 @@ from typing import Any
 from scorers import Judge
 
 __all__ = [
-    "Fault",
     "FakeLLMServer",
     "FakeRequest",
     "FakeResponse",
+    "Fault",
     "fake_llm_server",
     "rule_based_judge",
 ]
@@ -70,13 +70,22 @@ class FakeRequest:
         return ""
 
     @property
+    def task_prompt(self) -> str:
+        """The text of the first user message (the task, also during a repair round)."""
+        for message in self.messages:
+            if message.get("role") == "user":
+                content = message.get("content")
+                return content if isinstance(content, str) else json.dumps(content)
+        return ""
+
+    @property
     def schema_name(self) -> str | None:
         """The ``response_format`` JSON-schema name, or the schema title in the prompt."""
         fmt = self.body.get("response_format") or {}
         name = (fmt.get("json_schema") or {}).get("name")
         if name:
             return str(name)
-        match = re.search(r'"title":"(\w+)","type":"object"\}\s*$', self.prompt)
+        match = re.search(r'"title":"(\w+)","type":"object"\}\s*$', self.task_prompt)
         return match.group(1) if match else None
 
     @property
@@ -114,27 +123,39 @@ class Fault:
     @staticmethod
     def rate_limit(retry_after: float = 0.1) -> FakeResponse:
         """HTTP 429 with a ``Retry-After`` header (seconds)."""
-        return FakeResponse(status=429, headers={"Retry-After": f"{retry_after:g}"},
-                            error_body={"error": {"message": "rate limited", "type": "rate_limit"}})
+        return FakeResponse(
+            status=429,
+            headers={"Retry-After": f"{retry_after:g}"},
+            error_body={"error": {"message": "rate limited", "type": "rate_limit"}},
+        )
 
     @staticmethod
     def server_error(status: int = 500) -> FakeResponse:
         """An HTTP 5xx."""
-        return FakeResponse(status=status,
-                            error_body={"error": {"message": "internal error", "type": "server"}})
+        return FakeResponse(
+            status=status, error_body={"error": {"message": "internal error", "type": "server"}}
+        )
 
     @staticmethod
     def unauthorized() -> FakeResponse:
         """HTTP 401, as for a bad API key."""
-        return FakeResponse(status=401, error_body={
-            "error": {"message": "Incorrect API key provided", "type": "invalid_request_error",
-                      "code": "invalid_api_key"}})
+        return FakeResponse(
+            status=401,
+            error_body={
+                "error": {
+                    "message": "Incorrect API key provided",
+                    "type": "invalid_request_error",
+                    "code": "invalid_api_key",
+                }
+            },
+        )
 
     @staticmethod
     def bad_request(message: str = "bad request") -> FakeResponse:
         """HTTP 400."""
-        return FakeResponse(status=400, error_body={
-            "error": {"message": message, "type": "invalid_request_error"}})
+        return FakeResponse(
+            status=400, error_body={"error": {"message": message, "type": "invalid_request_error"}}
+        )
 
     @staticmethod
     def hang(seconds: float = 30.0) -> FakeResponse:
@@ -193,17 +214,20 @@ def rule_based_judge(request: FakeRequest) -> FakeResponse:
     - ``ChunkVerdicts``: "yes" when the chunk supports some sentence of the reference.
     - ``Reason``: a fixed sentence.
     """
-    prompt = request.prompt
+    prompt = request.task_prompt
     name = request.schema_name
     if name == "Claims":
         return FakeResponse(json.dumps({"claims": _sentences(_block("answer", prompt) or "")}))
     if name == "ClaimVerdicts":
         chunks, claims = _tagged("chunk", prompt), _tagged("claim", prompt)
         verdicts = [
-            {"claim_index": i,
-             "verdict": "yes" if any(supports(c, claim) for c in chunks) else "no",
-             "reason": "word overlap with a chunk" if any(supports(c, claim) for c in chunks)
-             else "no chunk states it"}
+            {
+                "claim_index": i,
+                "verdict": "yes" if any(supports(c, claim) for c in chunks) else "no",
+                "reason": "word overlap with a chunk"
+                if any(supports(c, claim) for c in chunks)
+                else "no chunk states it",
+            }
             for i, claim in enumerate(claims)
         ]
         return FakeResponse(json.dumps({"verdicts": verdicts}))
@@ -215,9 +239,15 @@ def rule_based_judge(request: FakeRequest) -> FakeResponse:
         verdicts = []
         for i, chunk in enumerate(chunks):
             useful = any(supports(chunk, s) for s in _sentences(reference))
-            verdicts.append({"context_index": offset + i, "verdict": "yes" if useful else "no",
-                             "reason": "states part of the reference" if useful
-                             else "unrelated to the reference"})
+            verdicts.append(
+                {
+                    "context_index": offset + i,
+                    "verdict": "yes" if useful else "no",
+                    "reason": "states part of the reference"
+                    if useful
+                    else "unrelated to the reference",
+                }
+            )
         return FakeResponse(json.dumps({"verdicts": verdicts}))
     if name == "Reason":
         return FakeResponse(json.dumps({"reason": "rule-based fake judge reason"}))
@@ -265,8 +295,11 @@ class _HTTPHandler(BaseHTTPRequestHandler):
         if wait > 0 and fake._stopping.wait(wait):
             return
         if response.status != 200:
-            self._send(response.status, response.error_body or {"error": {"message": "error"}},
-                       response.headers)
+            self._send(
+                response.status,
+                response.error_body or {"error": {"message": "error"}},
+                response.headers,
+            )
             return
         message: dict[str, Any] = {"role": "assistant", "content": response.content}
         finish = "stop"
@@ -278,26 +311,36 @@ class _HTTPHandler(BaseHTTPRequestHandler):
                     "type": "function",
                     "function": {
                         "name": call["name"],
-                        "arguments": call["arguments"] if isinstance(call["arguments"], str)
+                        "arguments": call["arguments"]
+                        if isinstance(call["arguments"], str)
                         else json.dumps(call["arguments"]),
                     },
                 }
                 for i, call in enumerate(response.tool_calls)
             ]
         prompt_tokens = sum(_token_count(str(m.get("content") or "")) for m in request.messages)
-        completion_tokens = _token_count(response.content or "") + 5 * len(response.tool_calls or [])
+        completion_tokens = _token_count(response.content or "") + 5 * len(
+            response.tool_calls or []
+        )
         with fake._lock:
             fake.prompt_tokens += prompt_tokens
             fake.completion_tokens += completion_tokens
-        self._send(200, {
-            "id": f"chatcmpl-fake-{fake.call_count}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": request.model,
-            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt_tokens + completion_tokens},
-        }, response.headers)
+        self._send(
+            200,
+            {
+                "id": f"chatcmpl-fake-{fake.call_count}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": request.model,
+                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                "usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": prompt_tokens + completion_tokens,
+                },
+            },
+            response.headers,
+        )
 
 
 class _Server(ThreadingHTTPServer):
@@ -383,7 +426,9 @@ class FakeLLMServer:
             self._server = _Server(("127.0.0.1", 0), _HTTPHandler)
             self._server.fake = self
             self._thread = threading.Thread(
-                target=self._server.serve_forever, name="fake-llm-server", daemon=True,
+                target=self._server.serve_forever,
+                name="fake-llm-server",
+                daemon=True,
                 kwargs={"poll_interval": 0.05},
             )
             self._thread.start()

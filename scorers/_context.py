@@ -179,5 +179,3 @@ async def resolve_context(run: ScorerRun, options: ContextOptions | None) -> lis
         "this run has no context to score: pass context=[...] to run(), or give the scorer "
         "options={'context': [...]} or {'context_extractor': fn_or_registered_name}"
     )
-
-

@@ -173,7 +173,9 @@ class Judge:
         **litellm_kwargs: Any,
     ):
         if not isinstance(model, str) or not model.strip():
-            raise ConfigError("Judge(model=...) needs a litellm model string like 'openai/gpt-4o-mini'")
+            raise ConfigError(
+                "Judge(model=...) needs a litellm model string like 'openai/gpt-4o-mini'"
+            )
         if structured_output not in ("json_schema", "json_object", "none"):
             raise ConfigError("structured_output must be 'json_schema', 'json_object' or 'none'")
         if max_concurrency < 1:
@@ -203,7 +205,9 @@ class Judge:
             self.cache = cache
         else:
             self.cache = open_cache(cache)
-        self._per_loop: weakref.WeakKeyDictionary[Any, tuple[anyio.CapacityLimiter, _RateBucket | None]]
+        self._per_loop: weakref.WeakKeyDictionary[
+            Any, tuple[anyio.CapacityLimiter, _RateBucket | None]
+        ]
         self._per_loop = weakref.WeakKeyDictionary()
 
     def __repr__(self) -> str:
@@ -287,8 +291,12 @@ class Judge:
                     pass
                 else:
                     call = JudgeCall(
-                        step=step, model=self.model, cached=True, cost=0.0,
-                        messages=messages, response=json.dumps(hit["output"]),
+                        step=step,
+                        model=self.model,
+                        cached=True,
+                        cost=0.0,
+                        messages=messages,
+                        response=json.dumps(hit["output"]),
                     )
                     return value, [call]
 
@@ -420,7 +428,9 @@ class Judge:
         return text, call
 
 
-def _as_messages(prompt: str | list[dict[str, Any]], schema: type[BaseModel]) -> list[dict[str, Any]]:
+def _as_messages(
+    prompt: str | list[dict[str, Any]], schema: type[BaseModel]
+) -> list[dict[str, Any]]:
     if isinstance(prompt, list):
         return prompt
     shape = json.dumps(schema.model_json_schema(), separators=(",", ":"))

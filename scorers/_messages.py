@@ -30,8 +30,10 @@ def as_history(value: Any) -> list[dict[str, Any]] | None:
         return value.messages
     if isinstance(value, Mapping) and isinstance(value.get("messages"), list):
         value = value["messages"]
-    if isinstance(value, list) and value and all(
-        isinstance(m, Mapping) and "role" in m for m in value
+    if (
+        isinstance(value, list)
+        and value
+        and all(isinstance(m, Mapping) and "role" in m for m in value)
     ):
         return [dict(m) for m in value]
     return None
@@ -99,8 +101,14 @@ def tool_results(value: Any) -> list[ToolResult]:
         if role == "tool":  # OpenAI tool result
             call_id = message.get("tool_call_id")
             name, args = names.get(str(call_id), (message.get("name", ""), None))
-            add(ToolResult(name or str(message.get("name", "")), message.get("content"),
-                           None if call_id is None else str(call_id), args))
+            add(
+                ToolResult(
+                    name or str(message.get("name", "")),
+                    message.get("content"),
+                    None if call_id is None else str(call_id),
+                    args,
+                )
+            )
             continue
         content = message.get("content")
         invocations: list[Any] = []
@@ -119,8 +127,14 @@ def tool_results(value: Any) -> list[ToolResult]:
         for inv in invocations:
             if isinstance(inv, Mapping) and inv.get("state") == "result":
                 call_id = inv.get("toolCallId")
-                add(ToolResult(str(inv.get("toolName", "")), inv.get("result"),
-                               None if call_id is None else str(call_id), inv.get("args")))
+                add(
+                    ToolResult(
+                        str(inv.get("toolName", "")),
+                        inv.get("result"),
+                        None if call_id is None else str(call_id),
+                        inv.get("args"),
+                    )
+                )
     return found
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import inspect
 import math
 import time
@@ -146,19 +147,9 @@ class Scorer:
         return f"Scorer(id={self.id!r}, steps={names}, judge={self.judge!r})"
 
     def _with(self, **changes: Any) -> Scorer:
-        fields = {
-            "id": self.id,
-            "description": self.description,
-            "judge": self.judge,
-            "scale": self.scale,
-            "steps": self._steps,
-            "score_fn": self._score_fn,
-            "reason_step": self._reason_step,
-        }
-        fields.update(changes)
-        clone = type(self).__new__(type(self))
-        clone.__dict__.update(self.__dict__)
-        Scorer.__init__(clone, **fields)
+        clone = copy.copy(self)
+        for name, value in changes.items():
+            setattr(clone, f"_{name}", value)
         return clone
 
     def _add(self, kind: str, fn: StepFn | PromptStep[Any], name: str | None) -> Scorer:
@@ -219,7 +210,9 @@ class Scorer:
         results.judge_calls.extend(calls)
         return value
 
-    async def arun(self, run: ScorerRun | Mapping[str, Any] | None = None, /, **fields: Any) -> ScoreResult:
+    async def arun(
+        self, run: ScorerRun | Mapping[str, Any] | None = None, /, **fields: Any
+    ) -> ScoreResult:
         """Score one run.
 
         Args:
@@ -293,13 +286,17 @@ class Scorer:
             reason = str(await _call(self._reason_step, run, results, score) or "")
         return finish(score, reason, "scored")
 
-    def run(self, run: ScorerRun | Mapping[str, Any] | None = None, /, **fields: Any) -> ScoreResult:
+    def run(
+        self, run: ScorerRun | Mapping[str, Any] | None = None, /, **fields: Any
+    ) -> ScoreResult:
         """Synchronous `arun`; works in scripts and inside a running event loop (Jupyter)."""
-        if run is None:
-            run = ScorerRun(**fields) if fields else ScorerRun()
-        elif fields:
+        if run is not None and fields:
             raise ConfigError("pass either a ScorerRun or keyword fields, not both")
-        return run_sync(self.arun, run)
+        try:
+            parsed = ScorerRun(**fields) if run is None else run
+        except ValidationError as exc:
+            raise ConfigError(f"invalid scorer input for {self.id!r}: {exc}") from None
+        return run_sync(self.arun, parsed)
 
 
 def create_scorer(

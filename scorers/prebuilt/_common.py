@@ -13,7 +13,7 @@ from .._errors import ConfigError
 from .._pipeline import NotScorable, StepResults, not_scorable
 from .._types import Chunk, ScorerRun
 
-O = TypeVar("O", bound=BaseModel)
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
 
 
 class ScaleOptions(BaseModel):
@@ -28,7 +28,7 @@ class ScaleOptions(BaseModel):
     scale: float = Field(default=1.0, gt=0)
 
 
-def parse_options(model: type[O], options: Any, factory: str) -> O:
+def parse_options(model: type[OptionsT], options: Any, factory: str) -> OptionsT:
     """Validate ``options`` (None, a dict or ``model``) into ``model``; partial dicts merge
     with the defaults and unknown keys are an error."""
     if options is None:
@@ -134,8 +134,9 @@ def check_indices(indices: Iterable[int], expected: int, field: str) -> None:
         )
 
 
-_FENCE_TAGS = re.compile(r"<(/?)(context|chunk|claims|claim|answer|question|ground_truth)\b",
-                         re.IGNORECASE)
+_FENCE_TAGS = re.compile(
+    r"<(/?)(context|chunk|claims|claim|answer|question|ground_truth)\b", re.IGNORECASE
+)
 
 
 def fence(text: str) -> str:
@@ -163,8 +164,10 @@ def context_step(options: ContextOptions, needs: str, what: str) -> Any:
 
             value = final_text(value)
         if value is None or (isinstance(value, str) and not value.strip()):
-            return not_scorable(f"skipped: no {what} was given, so there is nothing to compare "
-                                f"the context with (pass {needs}=...)")
+            return not_scorable(
+                f"skipped: no {what} was given, so there is nothing to compare "
+                f"the context with (pass {needs}=...)"
+            )
         return await resolve_context(run, options)
 
     return context

@@ -79,8 +79,9 @@ def claim_verdicts_prompt(run: ScorerRun, results: StepResults) -> str | None:
 
 
 def _check_claim_verdicts(run: ScorerRun, results: StepResults, value: ClaimVerdicts) -> None:
-    check_indices((v.claim_index for v in value.verdicts), len(results["claims"].claims),
-                  "claim_index")
+    check_indices(
+        (v.claim_index for v in value.verdicts), len(results["claims"].claims), "claim_index"
+    )
 
 
 def recall_score(run: ScorerRun, results: StepResults) -> Any:
@@ -90,8 +91,7 @@ def recall_score(run: ScorerRun, results: StepResults) -> Any:
     claims: Claims = results["claims"]
     if not claims.claims:
         return not_scorable(
-            "skipped: the judge found no factual claims in the ground truth, so recall is "
-            "undefined"
+            "skipped: the judge found no factual claims in the ground truth, so recall is undefined"
         )
     verdicts: ClaimVerdicts = results["verdicts"]
     return sum(v.verdict == "yes" for v in verdicts.verdicts) / len(claims.claims)
@@ -105,8 +105,10 @@ def recall_reason(run: ScorerRun, results: StepResults, score: float) -> str:
     by_index = {v.claim_index: v for v in results["verdicts"].verdicts}
     supported = [i for i in range(len(claims)) if by_index[i].verdict == "yes"]
     missing = [i for i in range(len(claims)) if by_index[i].verdict == "no"]
-    lines = [f"{len(supported)} of {len(claims)} ground-truth claims are supported by the "
-             f"retrieved context (score {score:g})."]
+    lines = [
+        f"{len(supported)} of {len(claims)} ground-truth claims are supported by the "
+        f"retrieved context (score {score:g})."
+    ]
     for title, indices in (("Supported", supported), ("Missing", missing)):
         if indices:
             lines.append(f"{title}:")
@@ -122,7 +124,7 @@ def _llm_reason_prompt(run: ScorerRun, results: StepResults) -> str:
         "Explain in two or three sentences why the context recall score is "
         f"{results.score:g}: which facts of the reference answer the retrieved context "
         "supports and which it misses.\n\n"
-        f"{recall_reason(run, results, results.score or 0.0)}\n\nReturn {{\"reason\": \"...\"}}."
+        f'{recall_reason(run, results, results.score or 0.0)}\n\nReturn {{"reason": "..."}}.'
     )
 
 
@@ -175,7 +177,10 @@ def create_context_recall_scorer(
     )
     if opts.llm_reason:
         return scorer.generate_reason(
-            PromptStep(description="Explain the score", output_schema=Reason,
-                       create_prompt=_llm_reason_prompt)
+            PromptStep(
+                description="Explain the score",
+                output_schema=Reason,
+                create_prompt=_llm_reason_prompt,
+            )
         )
     return scorer.generate_reason(recall_reason)
