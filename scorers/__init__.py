@@ -4,6 +4,7 @@ Everything public is re-exported here; the modules behind it are private.
 """
 
 from ._cache import JudgeCache, default_cache_dir
+from ._catalog import scorer_by_id, scorer_ids
 from ._context import (
     ContextExtractor,
     ContextOptions,
@@ -25,12 +26,39 @@ from ._judge import Judge
 from ._messages import ToolResult, final_text, is_agent_shaped, tool_results
 from ._pipeline import NotScorable, PromptStep, Scorer, StepResults, create_scorer, not_scorable
 from ._types import AgentOutput, Chunk, JudgeCall, ScoreResult, ScorerRun
-from .prebuilt._common import ChunkVerdict, ChunkVerdicts, Claims, ClaimVerdict, ClaimVerdicts
+from .prebuilt._common import (
+    ChunkVerdict,
+    ChunkVerdicts,
+    Claims,
+    ClaimVerdict,
+    ClaimVerdicts,
+    ScaleOptions,
+)
+from .prebuilt._ids import (
+    IDContextOptions,
+    create_id_context_precision_scorer,
+    create_id_context_recall_scorer,
+    create_ranking_scorer,
+)
+from .prebuilt._precision import (
+    ContextPrecisionOptions,
+    average_precision,
+    create_context_precision_scorer,
+    create_context_utilization_scorer,
+)
 from .prebuilt._recall import ContextRecallOptions, create_context_recall_scorer
+from .prebuilt._similarity import (
+    MEASURES,
+    NonLLMContextOptions,
+    create_non_llm_context_precision_scorer,
+    create_non_llm_context_recall_scorer,
+    similarity_matrix,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "MEASURES",
     "AgentOutput",
     "Chunk",
     "ChunkVerdict",
@@ -41,23 +69,35 @@ __all__ = [
     "ConfigError",
     "ContextExtractor",
     "ContextOptions",
+    "ContextPrecisionOptions",
     "ContextRecallOptions",
     "DatasetError",
+    "IDContextOptions",
     "Judge",
     "JudgeAPIError",
     "JudgeCache",
     "JudgeCall",
     "JudgeError",
     "JudgeOutputError",
+    "NonLLMContextOptions",
     "NotScorable",
     "PromptStep",
+    "ScaleOptions",
     "ScoreResult",
     "ScorekitError",
     "Scorer",
     "ScorerRun",
     "StepResults",
     "ToolResult",
+    "average_precision",
+    "create_context_precision_scorer",
     "create_context_recall_scorer",
+    "create_context_utilization_scorer",
+    "create_id_context_precision_scorer",
+    "create_id_context_recall_scorer",
+    "create_non_llm_context_precision_scorer",
+    "create_non_llm_context_recall_scorer",
+    "create_ranking_scorer",
     "create_scorer",
     "default_cache_dir",
     "final_text",
@@ -67,6 +107,9 @@ __all__ = [
     "not_scorable",
     "register_context_extractor",
     "resolve_context",
+    "scorer_by_id",
+    "scorer_ids",
+    "similarity_matrix",
     "tool_results",
     "tool_results_extractor",
 ]
