@@ -70,7 +70,9 @@ def final_text(value: Any) -> str:
         return value.text
     history = as_history(value)
     if history is None:
-        return "" if value is None or (isinstance(value, (list, dict)) and not value) else str(value)
+        return (
+            "" if value is None or (isinstance(value, (list, dict)) and not value) else str(value)
+        )
     for message in reversed(history):
         if message.get("role") == "assistant":
             text = message_text(message)

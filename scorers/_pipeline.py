@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
-import inspect
+import gc
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+import anyio
 from pydantic import BaseModel, ValidationError
 
 from ._errors import ConfigError
@@ -65,7 +67,8 @@ class StepResults:
 
     ``results.preprocess`` / ``results.analyze`` are the latest step of that kind (as in
     Mastra); ``results["name"]`` is any step by name; ``results.score`` is set before
-    the reason step.
+    the reason step. Every step's result goes into ``ScoreResult.details`` under its name,
+    except steps whose name starts with ``_``.
     """
 
     def __init__(self) -> None:
@@ -96,21 +99,35 @@ class _Step:
 
 async def _call(fn: StepFn, *args: Any) -> Any:
     value = fn(*args)
-    if inspect.isawaitable(value):
+    if hasattr(value, "__await__"):  # a coroutine or other awaitable: async step
         value = await value
     return value
 
 
-def _jsonable(value: Any) -> Any:
+def _detail(value: Any) -> Any:
+    """A step result as kept in ``details``: pydantic models dumped, the rest as is."""
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return repr(value)
+    return value
+
+
+@contextlib.contextmanager
+def frozen_gc() -> Iterator[None]:
+    """Keep the objects that exist now (a batch's inputs) out of the cyclic GC's scans.
+
+    A batch holds thousands of long-lived input objects; without this, every full
+    collection triggered by the batch's own allocations rescans all of them, which costs
+    more than the scoring itself for cheap scorers. Nothing is leaked: the objects return
+    to the oldest generation afterwards. A no-op when the caller has frozen objects.
+    """
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 class Scorer:
@@ -239,34 +256,19 @@ class Scorer:
         except ValidationError as exc:
             raise ConfigError(f"invalid scorer input for {self.id!r}: {exc}") from None
         results = StepResults()
-
-        def finish(score: float, reason: str, status: str) -> ScoreResult:
-            details = {k: _jsonable(v) for k, v in results.values.items()}
-            if results.prompts:
-                details["prompts"] = _jsonable(results.prompts)
-            return ScoreResult(
-                scorer_id=self.id,
-                score=score,
-                reason=reason,
-                status=status,  # type: ignore[arg-type]
-                details=details,
-                judge_calls=results.judge_calls,
-                duration_s=time.perf_counter() - started,
-            )
-
         for step in self._steps:
             if isinstance(step.fn, PromptStep):
                 value = await self._prompt(step.name, step.fn, run, results)
             else:
                 value = await _call(step.fn, run, results)
             if isinstance(value, NotScorable):
-                return finish(0.0, value.reason, "skipped")
+                return self._finish(results, started, 0.0, value.reason, "skipped")
             results.values[step.name] = value
             setattr(results, step.kind, value)
 
         raw = await _call(self._score_fn, run, results)
         if isinstance(raw, NotScorable):
-            return finish(0.0, raw.reason, "skipped")
+            return self._finish(results, started, 0.0, raw.reason, "skipped")
         try:
             number = float(raw)
         except (TypeError, ValueError):
@@ -284,7 +286,82 @@ class Scorer:
             reason = str(getattr(value, "reason", value) or "")
         elif self._reason_step is not None:
             reason = str(await _call(self._reason_step, run, results, score) or "")
-        return finish(score, reason, "scored")
+        return self._finish(results, started, score, reason, "scored")
+
+    def _finish(
+        self, results: StepResults, started: float, score: float, reason: str, status: str
+    ) -> ScoreResult:
+        details = {k: _detail(v) for k, v in results.values.items() if k[:1] != "_"}
+        if results.prompts:
+            details["prompts"] = results.prompts
+        return ScoreResult(
+            scorer_id=self.id,
+            score=score,
+            reason=reason,
+            status=status,  # type: ignore[arg-type]
+            details=details,
+            judge_calls=results.judge_calls,
+            duration_s=time.perf_counter() - started,
+        )
+
+    async def arun_many(
+        self,
+        runs: Iterable[ScorerRun | Mapping[str, Any]],
+        *,
+        concurrency: int = 16,
+        raise_errors: bool = False,
+    ) -> list[ScoreResult]:
+        """Score many runs in one event loop, ``concurrency`` at a time, in input order.
+
+        Args:
+            runs: `ScorerRun`s or dicts of their fields.
+            concurrency: Runs in flight at once (judge calls are limited by the judge too).
+            raise_errors: Re-raise the first failure instead of returning it as a result
+                with ``status="error"``.
+        """
+        pending = list(runs)
+        results: list[ScoreResult | None] = [None] * len(pending)
+        next_index = iter(range(len(pending)))
+
+        async def worker() -> None:
+            for i in next_index:
+                started = time.perf_counter()
+                try:
+                    results[i] = await self.arun(pending[i])
+                except Exception as exc:
+                    if raise_errors:
+                        raise
+                    results[i] = self.error_result(exc, time.perf_counter() - started)
+
+        with frozen_gc():
+            async with anyio.create_task_group() as tg:
+                for _ in range(max(1, min(concurrency, len(pending)))):
+                    tg.start_soon(worker)
+        return [r for r in results if r is not None]
+
+    def run_many(
+        self,
+        runs: Iterable[ScorerRun | Mapping[str, Any]],
+        *,
+        concurrency: int = 16,
+        raise_errors: bool = False,
+    ) -> list[ScoreResult]:
+        """Synchronous `arun_many`."""
+
+        async def many() -> list[ScoreResult]:
+            return await self.arun_many(runs, concurrency=concurrency, raise_errors=raise_errors)
+
+        return run_sync(many)
+
+    def error_result(self, exc: BaseException, duration_s: float = 0.0) -> ScoreResult:
+        """The `ScoreResult` (``status="error"``) that stands for a failed run."""
+        return ScoreResult(
+            scorer_id=self.id,
+            status="error",
+            error=f"{type(exc).__name__}: {exc}",
+            reason=f"error: {exc}",
+            duration_s=duration_s,
+        )
 
     def run(
         self, run: ScorerRun | Mapping[str, Any] | None = None, /, **fields: Any

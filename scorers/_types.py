@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
+from pydantic_core import to_jsonable_python
 
 
 class Chunk(BaseModel):
@@ -134,7 +135,7 @@ class ScorerRun(BaseModel):
             return None
         if isinstance(value, str):
             raise ValueError("reference_contexts must be a list of strings, not one string")
-        return [to_chunk(v).text for v in value]
+        return [v if isinstance(v, str) else to_chunk(v).text for v in value]
 
     @field_validator("reference_context_ids", mode="before")
     @classmethod
@@ -188,7 +189,9 @@ class ScoreResult(BaseModel):
         reason: Human-readable explanation of the score.
         status: ``"scored"``, ``"skipped"`` (not applicable, e.g. no ground truth) or
             ``"error"``.
-        details: Every step's result and the prompts sent, keyed by step name.
+        details: Every step's result and the prompts sent, keyed by step name. Values are
+            kept as the steps returned them (pydantic models as dicts, numpy arrays as
+            arrays); JSON output turns arrays into nested lists.
         judge_calls: One entry per model call.
         error: The error message when ``status == "error"``.
         duration_s: Wall time of the run.
@@ -203,5 +206,16 @@ class ScoreResult(BaseModel):
     error: str | None = None
     duration_s: float = 0.0
 
+    @field_serializer("details", when_used="json")
+    def _details_as_json(self, details: dict[str, Any]) -> Any:
+        return to_jsonable_python(details, fallback=_json_fallback)
+
     def __float__(self) -> float:
         return self.score
+
+
+def _json_fallback(value: Any) -> Any:
+    """JSON for values pydantic does not know: numpy arrays and scalars, else the repr."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return repr(value)

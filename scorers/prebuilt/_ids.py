@@ -204,7 +204,9 @@ def _id_scorer(
             if what == "recall"
             else f"{len(found)} of {total} retrieved ids are relevant"
         )
-        return f"{head} (score {value:g}). Found: {found}; missing: {missing}; not relevant: {extra}."
+        return (
+            f"{head} (score {value:g}). Found: {found}; missing: {missing}; not relevant: {extra}."
+        )
 
     return (
         create_scorer(id=scorer_id, description=description, scale=opts.scale)

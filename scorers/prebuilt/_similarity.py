@@ -12,7 +12,7 @@ from rapidfuzz import distance, fuzz, process
 from .._context import ContextOptions, resolve_context
 from .._pipeline import Scorer, StepResults, create_scorer, not_scorable
 from .._types import ScorerRun
-from ._common import ScaleOptions, clip, parse_options
+from ._common import ScaleOptions, parse_options
 from ._precision import average_precision
 
 SimilarityFn = Callable[[str, str], float]
@@ -101,40 +101,40 @@ def _compare(opts: NonLLMContextOptions, per: str) -> Any:
     """Analyze step: the chunk × reference matrix and, per reference (recall) or per chunk
     (precision), the best similarity and whether it reaches the threshold."""
     axis = 0 if per == "reference" else 1
-    measure = (
-        opts.measure
-        if isinstance(opts.measure, str)
-        else getattr(opts.measure, "__name__", "custom")
-    )
+    best_key = f"best_per_{per}"
+    measure = opts.measure
+    name = measure if isinstance(measure, str) else getattr(measure, "__name__", "custom")
+    threshold = opts.threshold
+    ignore_case, ignore_whitespace = opts.ignore_case, opts.ignore_whitespace
 
     def similarities(run: ScorerRun, results: StepResults) -> dict[str, Any] | None:
-        chunks = results["context"]
+        chunks = results["_context"]
         if not chunks:
             return None
         matrix = similarity_matrix(
             [c.text for c in chunks],
             run.reference_contexts or [],
-            opts.measure,
-            ignore_case=opts.ignore_case,
-            ignore_whitespace=opts.ignore_whitespace,
+            measure,
+            ignore_case=ignore_case,
+            ignore_whitespace=ignore_whitespace,
         )
         best = matrix.max(axis=axis)
         return {
-            "measure": measure,
-            "threshold": opts.threshold,
-            "similarities": matrix.tolist(),
-            f"best_per_{per}": best.tolist(),
-            "matched": (best >= opts.threshold).tolist(),
+            "measure": name,
+            "threshold": threshold,
+            "similarities": matrix,
+            best_key: best,
+            "matched": (best >= threshold).tolist(),
         }
 
     return similarities
 
 
 def _references_present(opts: NonLLMContextOptions) -> Any:
-    async def context(run: ScorerRun, results: StepResults) -> Any:
+    def context(run: ScorerRun, results: StepResults) -> Any:
         if not run.reference_contexts:
             return not_scorable("skipped: no reference_contexts were given to compare with")
-        return await resolve_context(run, opts)
+        return run.context if run.context is not None else resolve_context(run, opts)
 
     return context
 
@@ -155,12 +155,16 @@ def _recall_reason(run: ScorerRun, results: StepResults, score: float) -> str:
         return "Score 0: no context was retrieved."
     refs = run.reference_contexts or []
     matched = sims["matched"]
-    missing = [f'"{clip(refs[i], 60)}"' for i, hit in enumerate(matched) if not hit]
+    missing = [f'"{_short(refs[i])}"' for i, hit in enumerate(matched) if not hit]
     text = (
-        f"{sum(matched)} of {len(refs)} reference contexts have a retrieved chunk with "
-        f"{sims['measure']} similarity >= {sims['threshold']:g}."
+        f"{len(matched) - len(missing)} of {len(matched)} reference contexts have a retrieved "
+        f"chunk with {sims['measure']} similarity >= {sims['threshold']:g}."
     )
     return text + (f" Missing: {', '.join(missing)}." if missing else "")
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _precision_reason(run: ScorerRun, results: StepResults, score: float) -> str:
@@ -182,7 +186,7 @@ def _build(
     opts = parse_options(NonLLMContextOptions, options, factory)
     return (
         create_scorer(id=scorer_id, description=description, scale=opts.scale)
-        .preprocess(_references_present(opts), name="context")
+        .preprocess(_references_present(opts), name="_context")
         .analyze(_compare(opts, per), name="similarities")
         .generate_score(score)
         .generate_reason(reason)

@@ -39,8 +39,10 @@ def test_recall_exact_values_and_details():
     assert result.score == 2.0  # 1 of 2 references found, × 4
     sims = result.details["similarities"]
     assert sims["matched"] == [True, False]
-    assert len(sims["similarities"]) == 2 and len(sims["similarities"][0]) == 2
+    assert sims["similarities"].shape == (2, 2)  # a numpy array in memory ...
     assert sims["best_per_reference"][0] == 1.0
+    dumped = result.model_dump(mode="json")["details"]["similarities"]
+    assert dumped["similarities"] == sims["similarities"].tolist()  # ... nested lists in JSON
     assert "Berlin has many museums." in result.reason
 
 
