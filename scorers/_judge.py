@@ -349,13 +349,10 @@ class Judge:
     async def _complete(
         self, messages: list[dict[str, Any]], schema: type[BaseModel], step: str
     ) -> tuple[str, JudgeCall]:
-        """One model call with our retries; returns raw text and its `JudgeCall`."""
-        litellm = _import_litellm()
-        limiter, bucket = self._loop_state()
-        limiter = _run_limiter.get() or limiter
-        kwargs = self._request_kwargs()
+        """One structured-output model call; returns raw text and its `JudgeCall`."""
+        extra: dict[str, Any] = {}
         if self.structured_output == "json_schema":
-            kwargs["response_format"] = {
+            extra["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {
                     "name": schema.__name__,
@@ -364,7 +361,32 @@ class Judge:
                 },
             }
         elif self.structured_output == "json_object":
-            kwargs["response_format"] = {"type": "json_object"}
+            extra["response_format"] = {"type": "json_object"}
+        response, call = await self.chat(messages, step=step, **extra)
+        return call.response, call
+
+    async def chat(
+        self, messages: list[dict[str, Any]], *, step: str = "chat", **extra: Any
+    ) -> tuple[Any, JudgeCall]:
+        """One chat completion through litellm with our retries, limiter and rate bucket.
+
+        Not cached. Used by the structured calls and by `evals.Agent`'s tool loop.
+
+        Args:
+            messages: OpenAI-format messages.
+            step: Name recorded on the `JudgeCall`.
+            **extra: More ``litellm.acompletion`` arguments (``tools``, ``response_format``).
+
+        Returns:
+            The litellm response and its `JudgeCall`.
+
+        Raises:
+            JudgeAPIError: If the provider refused the request or retries ran out.
+        """
+        litellm = _import_litellm()
+        limiter, bucket = self._loop_state()
+        limiter = _run_limiter.get() or limiter
+        kwargs = {**self._request_kwargs(), **extra}
         started = time.perf_counter()
         attempt = 0
         while True:
@@ -407,7 +429,6 @@ class Judge:
                     base = self.retry_backoff * 2 ** (attempt - 1)
                     wait = base + random.uniform(0, base)
                 await anyio.sleep(min(wait, self.max_retry_wait))
-        text = response.choices[0].message.content or ""
         usage = getattr(response, "usage", None)
         cost: float | None
         try:
@@ -423,9 +444,9 @@ class Judge:
             latency_s=time.perf_counter() - started,
             attempts=attempt,
             messages=messages,
-            response=text,
+            response=response.choices[0].message.content or "",
         )
-        return text, call
+        return response, call
 
 
 def _as_messages(

@@ -87,11 +87,17 @@ class AgentOutput(BaseModel):
         messages: The whole conversation in OpenAI chat format, tool calls and results
             included; context extractors read it.
         usage: Token totals over every model call of the generation.
+        steps: Model calls the tool loop made.
+        finish_reason: ``"stop"``, or ``"max_steps"`` when the loop was cut off.
+        calls: One `JudgeCall` per model call (tokens, latency, cost).
     """
 
     text: str = ""
     messages: list[dict[str, Any]] = Field(default_factory=list)
     usage: dict[str, int] = Field(default_factory=dict)
+    steps: int = 0
+    finish_reason: str = "stop"
+    calls: list[JudgeCall] = Field(default_factory=list)
 
     def __str__(self) -> str:
         return self.text

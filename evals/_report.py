@@ -1,0 +1,210 @@
+"""Summaries of a run: means, confidence intervals, totals, the table the CLI prints."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    from ._runner import ItemResult
+
+# two-sided 95% Student t critical values for 1..30 degrees of freedom
+_T95 = (
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+)
+
+
+def t_critical_95(df: int) -> float:
+    """The two-sided 95% Student t quantile (Cornish-Fisher beyond 30 degrees of freedom)."""
+    if df < 1:
+        raise ValueError("degrees of freedom must be >= 1")
+    if df <= len(_T95):
+        return _T95[df - 1]
+    z = 1.959964
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float | None, float | None, float | None]:
+    """Mean and 95% t-interval of ``values`` (None where undefined)."""
+    n = len(values)
+    if n == 0:
+        return None, None, None
+    mean = math.fsum(values) / n
+    if n == 1:
+        return mean, None, None
+    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = t_critical_95(n - 1) * math.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+class ScorerSummary(BaseModel):
+    """Aggregate of one scorer over a run.
+
+    Attributes:
+        mean: Mean score over items with ``status == "scored"`` (None if there are none).
+        ci_low: Lower end of the 95% Student-t confidence interval of the mean.
+        ci_high: Upper end.
+        n_scored: Items scored.
+        n_skipped: Items the scorer did not apply to (e.g. no ground truth).
+        n_error: Items where the scorer failed.
+        model_calls: Model calls made (cache hits excluded).
+        cached_calls: Calls answered from the cache.
+        prompt_tokens: Prompt tokens of those calls.
+        completion_tokens: Completion tokens.
+        cost: USD when every call's cost is known, else None.
+    """
+
+    mean: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    n_scored: int = 0
+    n_skipped: int = 0
+    n_error: int = 0
+    model_calls: int = 0
+    cached_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = 0.0
+
+
+class RunSummary(BaseModel):
+    """Aggregate of a whole run.
+
+    Attributes:
+        scorers: Per-scorer summaries, keyed by scorer id.
+        items: Items in the run (resumed ones included).
+        item_errors: Items with a target, scorer or timeout error.
+        resumed_items: Items taken from an earlier results file instead of re-run.
+        model_calls: Model calls made by scorers and the target agent.
+        cached_calls: Scorer calls answered from the cache.
+        prompt_tokens: Prompt tokens in all.
+        completion_tokens: Completion tokens in all.
+        cost: USD when every call's cost is known, else None.
+        wall_time_s: Wall time of this invocation.
+    """
+
+    scorers: dict[str, ScorerSummary] = Field(default_factory=dict)
+    items: int = 0
+    item_errors: int = 0
+    resumed_items: int = 0
+    model_calls: int = 0
+    cached_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = 0.0
+    wall_time_s: float = 0.0
+
+
+def _add_cost(total: float | None, cost: float | None) -> float | None:
+    return None if total is None or cost is None else total + cost
+
+
+def summarize(
+    items: Sequence[ItemResult], scorer_ids: Sequence[str], wall_time_s: float, resumed: int
+) -> RunSummary:
+    """Build the `RunSummary` of finished items."""
+    summary = RunSummary(items=len(items), wall_time_s=wall_time_s, resumed_items=resumed)
+    scores: dict[str, list[float]] = {sid: [] for sid in scorer_ids}
+    per: dict[str, ScorerSummary] = {sid: ScorerSummary() for sid in scorer_ids}
+    for item in items:
+        if item.error is not None:
+            summary.item_errors += 1
+        for call in item.target_calls:
+            summary.model_calls += 1
+            summary.prompt_tokens += call.prompt_tokens
+            summary.completion_tokens += call.completion_tokens
+            summary.cost = _add_cost(summary.cost, call.cost)
+        for sid, result in item.scorer_results.items():
+            s = per.setdefault(sid, ScorerSummary())
+            if result.status == "scored":
+                s.n_scored += 1
+                scores.setdefault(sid, []).append(result.score)
+            elif result.status == "skipped":
+                s.n_skipped += 1
+            else:
+                s.n_error += 1
+            for call in result.judge_calls:
+                if call.cached:
+                    s.cached_calls += 1
+                    continue
+                s.model_calls += 1
+                s.prompt_tokens += call.prompt_tokens
+                s.completion_tokens += call.completion_tokens
+                s.cost = _add_cost(s.cost, call.cost)
+    for sid, s in per.items():
+        s.mean, s.ci_low, s.ci_high = mean_ci(scores.get(sid, []))
+        summary.model_calls += s.model_calls
+        summary.cached_calls += s.cached_calls
+        summary.prompt_tokens += s.prompt_tokens
+        summary.completion_tokens += s.completion_tokens
+        summary.cost = _add_cost(summary.cost, s.cost)
+    summary.scorers = per
+    return summary
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def format_table(
+    summary: RunSummary,
+    thresholds: Mapping[str, float] | None = None,
+    failures: Sequence[str] = (),
+) -> str:
+    """The per-scorer summary table printed by the CLI."""
+    width = max([len("scorer"), *(len(s) for s in summary.scorers)])
+    lines = [
+        f"{'scorer':<{width}}  {'mean':>6}  {'95% CI':<17}  {'scored':>6}  {'skipped':>7}  "
+        f"{'error':>5}  {'calls':>5}"
+    ]
+    for sid, s in summary.scorers.items():
+        ci = "-" if s.ci_low is None else f"[{_fmt(s.ci_low)}, {_fmt(s.ci_high)}]"
+        lines.append(
+            f"{sid:<{width}}  {_fmt(s.mean):>6}  {ci:<17}  {s.n_scored:>6}  {s.n_skipped:>7}  "
+            f"{s.n_error:>5}  {s.model_calls:>5}"
+        )
+    cost = "n/a" if summary.cost is None else f"${summary.cost:.4f}"
+    lines.append("")
+    lines.append(
+        f"items {summary.items} (errors {summary.item_errors}, resumed {summary.resumed_items})"
+        f" · model calls {summary.model_calls} (cached {summary.cached_calls})"
+        f" · tokens {summary.prompt_tokens + summary.completion_tokens:,} · cost {cost}"
+        f" · {summary.wall_time_s:.2f} s"
+    )
+    for sid, minimum in (thresholds or {}).items():
+        verdict = "FAILED" if sid in failures else "passed"
+        mean = summary.scorers[sid].mean if sid in summary.scorers else None
+        lines.append(f"threshold {sid} >= {minimum:g}: {verdict} (mean {_fmt(mean)})")
+    return "\n".join(lines)

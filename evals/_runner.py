@@ -1,0 +1,478 @@
+"""`run_evals` / `arun_evals`: score a labelled set against a target, never losing work."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import anyio
+
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from scorers import AgentOutput, Chunk, ConfigError, JudgeCall, ScorekitError, Scorer, ScoreResult
+from scorers._judge import shared_limiter
+from scorers._pipeline import frozen_gc
+from scorers._sync import run_sync
+from scorers._types import ScorerRun, to_chunks
+
+from ._data import EvalItem, load_dataset
+from ._progress import Progress
+from ._report import RunSummary, format_table, summarize
+
+
+class TargetOutput(BaseModel):
+    """What a target may return when it also knows the retrieved context.
+
+    A target may instead return a dict with the same keys, an `AgentOutput`, or any
+    other value (taken as the output).
+
+    Attributes:
+        output: The response.
+        context: The retrieved chunks, in rank order.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    output: Any = None
+    context: list[Chunk] | None = None
+
+
+class TargetResult(BaseModel):
+    """The target's part of an item.
+
+    Attributes:
+        output: The response (an `AgentOutput` for agents).
+        context: Retrieved chunks the target returned, if any.
+        duration_s: Wall time of the target call.
+    """
+
+    output: Any = None
+    context: list[Chunk] | None = None
+    duration_s: float = 0.0
+
+
+class ItemError(BaseModel):
+    """Why an item failed.
+
+    Attributes:
+        phase: ``"target"``, ``"score"`` or ``"timeout"``.
+        message: The error, with its type.
+        scorer_id: The failing scorer, for ``phase == "score"``.
+    """
+
+    phase: Literal["target", "score", "timeout"]
+    message: str
+    scorer_id: str | None = None
+
+
+class ItemResult(BaseModel):
+    """One finished item; also one line of the results file.
+
+    Attributes:
+        item: The labelled item.
+        target_result: What the target returned (None without a target).
+        scorer_results: Each scorer's result, keyed by scorer id.
+        error: The first failure, or None.
+        duration_s: Wall time of the item.
+        target_calls: Model calls made by an `Agent` target.
+    """
+
+    item: EvalItem
+    target_result: TargetResult | None = None
+    scorer_results: dict[str, ScoreResult] = Field(default_factory=dict)
+    error: ItemError | None = None
+    duration_s: float = 0.0
+    target_calls: list[JudgeCall] = Field(default_factory=list)
+
+
+class EvalResult(BaseModel):
+    """The outcome of `run_evals`.
+
+    Attributes:
+        scores: Mean score per scorer over scored items (None when none were scored).
+        summary: Means, 95% confidence intervals, counts, calls, tokens, cost, wall time.
+        items: Every item's result, in data set order.
+        thresholds: The thresholds asked for.
+        passed: Whether every threshold was met (None without thresholds).
+        failed_thresholds: Scorer ids whose mean fell below their threshold.
+        results_path: Where item lines were written, if anywhere.
+    """
+
+    scores: dict[str, float | None]
+    summary: RunSummary
+    items: list[ItemResult]
+    thresholds: dict[str, float] = Field(default_factory=dict)
+    passed: bool | None = None
+    failed_thresholds: list[str] = Field(default_factory=list)
+    results_path: str | None = None
+
+    def table(self) -> str:
+        """The per-scorer summary table (what the CLI prints)."""
+        return format_table(self.summary, self.thresholds, self.failed_thresholds)
+
+
+class ItemFailedError(ScorekitError):
+    """Raised by ``run_evals(fail_fast=True)`` at the first failed item.
+
+    Attributes:
+        item_result: The failed item (already written to the results file).
+    """
+
+    def __init__(self, item_result: ItemResult):
+        error = item_result.error
+        super().__init__(
+            f"item {item_result.item.id!r} failed in phase {error.phase if error else '?'}: "
+            f"{error.message if error else ''} (fail_fast=True stopped the run)"
+        )
+        self.item_result = item_result
+
+
+Target = Callable[[Any], Any]
+ItemHook = Callable[[ItemResult], "None | Awaitable[None]"]
+
+
+def _scorer_map(scorers: Sequence[Scorer] | Mapping[str, Scorer] | Scorer) -> dict[str, Scorer]:
+    if isinstance(scorers, Scorer):
+        scorers = [scorers]
+    if isinstance(scorers, Mapping):
+        mapping = dict(scorers)
+    else:
+        mapping = {}
+        for scorer in scorers:
+            if not isinstance(scorer, Scorer):
+                raise ConfigError(f"scorers must be Scorer objects, got {type(scorer).__name__}")
+            if scorer.id in mapping:
+                raise ConfigError(
+                    f"two scorers share the id {scorer.id!r}; pass a dict {{name: scorer}} "
+                    "to name them apart"
+                )
+            mapping[scorer.id] = scorer
+    if not mapping:
+        raise ConfigError("run_evals needs at least one scorer")
+    return mapping
+
+
+def _normalise_target_value(value: Any) -> TargetResult:
+    if isinstance(value, TargetOutput):
+        return TargetResult(output=value.output, context=value.context)
+    if isinstance(value, Mapping) and "output" in value and set(value) <= {"output", "context"}:
+        context = value.get("context")
+        return TargetResult(
+            output=value["output"], context=None if context is None else to_chunks(context)
+        )
+    return TargetResult(output=value)
+
+
+class _ResultsFile:
+    """The append-only JSONL file of finished items."""
+
+    def __init__(self, path: Path, resume: bool):
+        self.path = path
+        self.previous: dict[str, ItemResult] = {}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.exists() and not resume:
+            if self.path.stat().st_size:
+                raise ConfigError(
+                    f"results file {self.path} already exists; pass resume=True (CLI: --resume) "
+                    "to continue it, or choose another path"
+                )
+        if resume and self.path.exists():
+            self._load()
+        self.handle = self.path.open("a", encoding="utf-8")
+
+    def _load(self) -> None:
+        data = self.path.read_bytes()
+        good_end = 0
+        position = 0
+        for raw in data.splitlines(keepends=True):
+            position += len(raw)
+            if not raw.strip():
+                good_end = position
+                continue
+            try:
+                result = ItemResult.model_validate_json(raw)
+            except ValidationError:
+                if position == len(data):  # a line cut short by a crash: drop it
+                    break
+                print(f"scorekit: skipping an unreadable line in {self.path}", file=sys.stderr)
+                good_end = position
+                continue
+            if not raw.endswith(b"\n"):
+                break  # complete JSON but no newline: rewrite it to be safe
+            good_end = position
+            self.previous[result.item.id] = result
+        if good_end < len(data):
+            with self.path.open("r+b") as handle:
+                handle.truncate(good_end)
+
+    def write(self, result: ItemResult) -> None:
+        self.handle.write(result.model_dump_json() + "\n")
+        self.handle.flush()
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+async def arun_evals(
+    data: str | os.PathLike[str] | Iterable[Any],
+    scorers: Sequence[Scorer] | Mapping[str, Scorer] | Scorer,
+    target: Any = None,
+    *,
+    on_item_complete: ItemHook | None = None,
+    concurrency: int = 8,
+    model_concurrency: int | None = None,
+    results_path: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    fail_fast: bool = False,
+    item_timeout: float | None = None,
+    thresholds: Mapping[str, float] | None = None,
+    progress: bool | None = None,
+) -> EvalResult:
+    """Score every item of ``data`` with ``scorers``, running ``target`` first if given.
+
+    Args:
+        data: A ``.jsonl`` / ``.json`` / ``.csv`` path, or a list of dicts / `EvalItem`s.
+        scorers: Scorers (results keyed by their ids), or a dict name -> scorer.
+        target: An `Agent`, a sync or async callable ``input -> output``, or None when
+            items carry ``output`` / ``context``. A target may return `TargetOutput`
+            (or ``{"output", "context"}``) to hand over its retrieved chunks.
+        on_item_complete: Called once per finished item with its `ItemResult` (sync or
+            async), after the item is written to ``results_path``.
+        concurrency: Items in flight at once; each item's scorers run concurrently.
+        model_concurrency: Model calls in flight across the whole run (one shared
+            limiter); default ``concurrency × number of scorers``.
+        results_path: Stream one JSON line per finished item here.
+        resume: Keep the items already in ``results_path`` (errored ones are re-run);
+            a line cut short by a crash is dropped.
+        fail_fast: Stop at the first failed item with `ItemFailedError`.
+        item_timeout: Seconds allowed per item (target and scorers).
+        thresholds: Minimum mean per scorer id; sets ``passed``.
+        progress: Progress bar on stderr; default: only when stderr is a terminal.
+
+    Returns:
+        An `EvalResult`.
+
+    Raises:
+        DatasetError: For malformed data, naming the row and field.
+        ConfigError: For bad arguments (unknown threshold ids, an existing results file
+            without ``resume``...).
+        ItemFailedError: With ``fail_fast=True``.
+    """
+    started = time.perf_counter()
+    items = load_dataset(data)
+    scorer_map = _scorer_map(scorers)
+    thresholds = dict(thresholds or {})
+    unknown = sorted(set(thresholds) - set(scorer_map))
+    if unknown:
+        raise ConfigError(
+            f"thresholds name unknown scorers {unknown}; scorers: {sorted(scorer_map)}"
+        )
+    if concurrency < 1:
+        raise ConfigError("concurrency must be at least 1")
+    call_target = _target_caller(target)
+    if results_path is None and resume:
+        raise ConfigError("resume=True needs results_path")
+    results_file = _ResultsFile(Path(results_path), resume) if results_path else None
+    previous = results_file.previous if results_file else {}
+    done: dict[str, ItemResult] = {
+        item.id: previous[item.id]
+        for item in items
+        if item.id in previous and previous[item.id].error is None
+    }
+    todo = [item for item in items if item.id not in done]
+    bar = Progress(len(todo), progress)
+    limiter = anyio.CapacityLimiter(model_concurrency or concurrency * len(scorer_map))
+    queue = iter(todo)
+
+    async def one(item: EvalItem) -> ItemResult:
+        item_started = time.perf_counter()
+        result = ItemResult(item=item)
+        try:
+            with anyio.fail_after(item_timeout) if item_timeout else _no_timeout():
+                await _process(item, result, call_target, scorer_map)
+        except TimeoutError:
+            result.error = ItemError(phase="timeout", message=f"item took over {item_timeout} s")
+        result.duration_s = time.perf_counter() - item_started
+        return result
+
+    async def worker() -> None:
+        for item in queue:
+            result = await one(item)
+            done[item.id] = result
+            if results_file is not None:
+                results_file.write(result)
+            bar.advance(result.error is not None)
+            if on_item_complete is not None:
+                outcome = on_item_complete(result)
+                if inspect.isawaitable(outcome):
+                    await outcome
+            if fail_fast and result.error is not None:
+                raise ItemFailedError(result)
+
+    try:
+        with shared_limiter(limiter), frozen_gc():
+            async with anyio.create_task_group() as tg:
+                for _ in range(min(concurrency, max(1, len(todo)))):
+                    tg.start_soon(worker)
+    except BaseExceptionGroup as group:  # surface the one error users expect
+        first = group.exceptions[0]
+        while isinstance(first, BaseExceptionGroup):
+            first = first.exceptions[0]
+        raise first from None
+    finally:
+        bar.close()
+        if results_file is not None:
+            results_file.close()
+
+    ordered = [done[item.id] for item in items if item.id in done]
+    summary = summarize(
+        ordered, list(scorer_map), time.perf_counter() - started, resumed=len(items) - len(todo)
+    )
+    scores = {sid: s.mean for sid, s in summary.scorers.items() if sid in scorer_map}
+    failed = [
+        sid
+        for sid, minimum in thresholds.items()
+        if scores.get(sid) is None or scores[sid] < minimum  # type: ignore[operator]
+    ]
+    return EvalResult(
+        scores=scores,
+        summary=summary,
+        items=ordered,
+        thresholds=thresholds,
+        passed=None if not thresholds else not failed,
+        failed_thresholds=failed,
+        results_path=None if results_path is None else str(results_path),
+    )
+
+
+def run_evals(
+    data: str | os.PathLike[str] | Iterable[Any],
+    scorers: Sequence[Scorer] | Mapping[str, Scorer] | Scorer,
+    target: Any = None,
+    **kwargs: Any,
+) -> EvalResult:
+    """Synchronous `arun_evals` (also works inside a running event loop, e.g. Jupyter).
+
+    Ctrl-C stops the run; every finished item is already in ``results_path``.
+    """
+
+    async def main() -> EvalResult:
+        return await arun_evals(data, scorers, target, **kwargs)
+
+    return run_sync(main)
+
+
+class _no_timeout:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _target_caller(target: Any) -> Callable[[Any], Awaitable[tuple[Any, list[JudgeCall]]]] | None:
+    """An async ``input -> (value, model calls)`` for any kind of target."""
+    if target is None:
+        return None
+    from ._agent import Agent
+
+    if isinstance(target, Agent):
+
+        async def call_agent(value: Any) -> tuple[Any, list[JudgeCall]]:
+            output = await target.agenerate(value, run_scorers=False)
+            return output, list(output.calls)
+
+        return call_agent
+    if not callable(target):
+        raise ConfigError(f"target must be an Agent or a callable, got {type(target).__name__}")
+    if inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(
+        getattr(target, "__call__", None)  # noqa: B004
+    ):
+
+        async def call_async(value: Any) -> tuple[Any, list[JudgeCall]]:
+            return await target(value), []
+
+        return call_async
+
+    async def call_sync(value: Any) -> tuple[Any, list[JudgeCall]]:
+        outcome = await anyio.to_thread.run_sync(target, value)
+        if inspect.isawaitable(outcome):
+            outcome = await outcome
+        return outcome, []
+
+    return call_sync
+
+
+async def _process(
+    item: EvalItem,
+    result: ItemResult,
+    call_target: Callable[[Any], Awaitable[tuple[Any, list[JudgeCall]]]] | None,
+    scorers: dict[str, Scorer],
+) -> None:
+    output, context = item.output, item.context
+    if call_target is not None:
+        target_started = time.perf_counter()
+        try:
+            value, calls = await call_target(item.input)
+        except Exception as exc:
+            result.error = ItemError(phase="target", message=f"{type(exc).__name__}: {exc}")
+            return
+        target_result = _normalise_target_value(value)
+        target_result.duration_s = time.perf_counter() - target_started
+        result.target_result = target_result
+        result.target_calls = calls
+        output = target_result.output
+        if target_result.context is not None:
+            context = target_result.context
+    run = ScorerRun(
+        input=item.input,
+        output=output,
+        ground_truth=item.ground_truth,
+        context=context,
+        reference_contexts=item.reference_contexts,
+        reference_context_ids=item.reference_context_ids,
+        request_context={"item_id": item.id, "metadata": item.metadata},
+        run_id=item.id,
+    )
+
+    async def score(sid: str, scorer: Scorer) -> None:
+        scorer_started = time.perf_counter()
+        try:
+            result.scorer_results[sid] = await scorer.arun(run)
+        except Exception as exc:
+            result.scorer_results[sid] = scorer.error_result(
+                exc, time.perf_counter() - scorer_started
+            )
+
+    if len(scorers) == 1:
+        for sid, scorer in scorers.items():
+            await score(sid, scorer)
+    else:
+        async with anyio.create_task_group() as tg:
+            for sid, scorer in scorers.items():
+                tg.start_soon(score, sid, scorer)
+    result.scorer_results = {sid: result.scorer_results[sid] for sid in scorers}
+    for sid, scored in result.scorer_results.items():
+        if scored.status == "error":
+            result.error = ItemError(phase="score", scorer_id=sid, message=scored.error or "")
+            break
+
+
+__all__ = [
+    "AgentOutput",
+    "EvalResult",
+    "ItemError",
+    "ItemFailedError",
+    "ItemResult",
+    "TargetOutput",
+    "TargetResult",
+    "arun_evals",
+    "run_evals",
+]
