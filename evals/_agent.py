@@ -217,7 +217,7 @@ class Tool:
 
 # --- the agent --------------------------------------------------------------------------
 
-OnScore = Callable[[ScoreRecord], "None | Awaitable[None]"]
+OnScore = Callable[[ScoreRecord], "Awaitable[None] | None"]
 
 
 class Agent:
@@ -324,7 +324,9 @@ class Agent:
                 break
             answers: list[str] = [""] * len(tool_calls)
 
-            async def run_tool(i: int, name: str, arguments: str | None) -> None:
+            async def run_tool(
+                i: int, name: str, arguments: str | None, answers: list[str] = answers
+            ) -> None:
                 tool = self.tools.get(name)
                 answers[i] = (
                     await tool.call(arguments)
@@ -335,7 +337,7 @@ class Agent:
             async with anyio.create_task_group() as tg:
                 for i, tc in enumerate(tool_calls):
                     tg.start_soon(run_tool, i, tc.function.name, tc.function.arguments)
-            for tc, answer in zip(tool_calls, answers):
+            for tc, answer in zip(tool_calls, answers, strict=True):
                 messages.append(
                     {
                         "role": "tool",

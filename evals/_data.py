@@ -118,6 +118,8 @@ def _rows_from_path(path: Path) -> Iterable[tuple[str, Any]]:
                 for column, value in row.items():
                     if column is None:
                         raise DatasetError(f"{path.name} line {number}: more cells than columns")
+                    if not value:
+                        continue  # an empty cell is a missing field
                     try:
                         parsed[column] = _parse_cell(column, value or "")
                     except ValueError as exc:

@@ -135,7 +135,7 @@ class ItemFailedError(ScorekitError):
 
 
 Target = Callable[[Any], Any]
-ItemHook = Callable[[ItemResult], "None | Awaitable[None]"]
+ItemHook = Callable[[ItemResult], "Awaitable[None] | None"]
 
 
 def _scorer_map(scorers: Sequence[Scorer] | Mapping[str, Scorer] | Scorer) -> dict[str, Scorer]:

@@ -158,8 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             result = quickstart.run(judge, **common)
             return _report(result, args.format)
 
-        ids = [s.strip() for value in args.scorer for s in value.split(",") if s.strip()]
-        chosen = [scorer_by_id(sid, judge) for sid in ids]
+        wanted = [s.strip() for value in args.scorer for s in value.split(",") if s.strip()]
+        chosen = [scorer_by_id(sid, judge) for sid in wanted]
         result = run_evals(args.data, chosen, _load_target(args.target), **common)
         return _report(result, args.format)
     except KeyboardInterrupt:

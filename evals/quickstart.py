@@ -65,7 +65,7 @@ class BM25Retriever:
         """The top ``k`` chunks with their scores, best first (ties by position)."""
         terms = tokenize(query)
         scored = []
-        for index, (doc, length) in enumerate(zip(self.docs, self.lengths)):
+        for index, (doc, length) in enumerate(zip(self.docs, self.lengths, strict=True)):
             score = 0.0
             for term in terms:
                 tf = doc.get(term, 0)

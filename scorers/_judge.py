@@ -362,7 +362,7 @@ class Judge:
             }
         elif self.structured_output == "json_object":
             extra["response_format"] = {"type": "json_object"}
-        response, call = await self.chat(messages, step=step, **extra)
+        _, call = await self.chat(messages, step=step, **extra)
         return call.response, call
 
     async def chat(

@@ -1,0 +1,199 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from evals.cli import main
+from evals.testing import FakeLLMServer
+
+ROWS = [
+    {
+        "id": "a",
+        "input": "q1",
+        "ground_truth": "Einstein was born in Ulm.",
+        "context": [{"id": "1", "text": "Einstein was born in Ulm."}, {"id": "9", "text": "noise"}],
+        "reference_context_ids": ["1"],
+    },
+    {
+        "id": "b",
+        "input": "q2",
+        "context": [{"id": "2", "text": "x"}],
+        "reference_context_ids": ["3"],
+    },
+]
+
+
+@pytest.fixture
+def data(tmp_path):
+    path = tmp_path / "data.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in ROWS))
+    return path
+
+
+def test_run_table_and_thresholds(data, capsys):
+    code = main(
+        [
+            "run",
+            str(data),
+            "--scorer",
+            "id-context-recall,mrr",
+            "--no-progress",
+            "--threshold",
+            "id-context-recall=0.5",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "id-context-recall" in out and "mrr" in out and "threshold id-context-recall" in out
+    code = main(
+        [
+            "run",
+            str(data),
+            "--scorer",
+            "id-context-recall",
+            "--threshold",
+            "id-context-recall=0.6",
+            "--no-progress",
+        ]
+    )
+    assert code == 1 and "FAILED" in capsys.readouterr().out
+
+
+def test_run_json_format_and_results_file(data, tmp_path, capsys):
+    out_file = tmp_path / "out.jsonl"
+    code = main(
+        [
+            "run",
+            str(data),
+            "--scorer",
+            "ndcg@10",
+            "--format",
+            "json",
+            "--out",
+            str(out_file),
+            "--no-progress",
+        ]
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["scores"] == {"ndcg@10": 0.5}
+    assert len(out_file.read_text().splitlines()) == 2
+    code = main(
+        [
+            "run",
+            str(data),
+            "--scorer",
+            "ndcg@10",
+            "--out",
+            str(out_file),
+            "--resume",
+            "--format",
+            "json",
+            "--no-progress",
+        ]
+    )
+    assert json.loads(capsys.readouterr().out)["summary"]["resumed_items"] == 2
+
+
+def test_llm_scorers_with_a_model(data, capsys, monkeypatch):
+    with FakeLLMServer() as server:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")
+        code = main(
+            [
+                "run",
+                str(data),
+                "--scorer",
+                "context-recall",
+                "--scorer",
+                "context-precision",
+                "--model",
+                "openai/fake",
+                "--api-base",
+                server.url,
+                "--no-progress",
+                "--format",
+                "json",
+                "--no-cache",
+            ]
+        )
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert report["scores"] == {"context-recall": 1.0, "context-precision": 1.0}
+    assert report["summary"]["scorers"]["context-recall"]["n_skipped"] == 1
+
+
+def test_item_errors_exit_nonzero(tmp_path, capsys):
+    path = tmp_path / "d.jsonl"
+    path.write_text(
+        json.dumps({"input": "q", "context": ["no id"], "reference_context_ids": ["1"]})
+    )
+    assert main(["run", str(path), "--scorer", "id-context-recall", "--no-progress"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--scorer", "nope"], "unknown scorer id 'nope'"),
+        (["--scorer", "context-recall"], "needs a judge model"),
+        (["--scorer", "mrr", "--threshold", "mrr"], "--threshold takes ID=VALUE"),
+        (["--scorer", "mrr", "--target", "nomodule:fn"], "cannot load target"),
+    ],
+)
+def test_usage_errors_exit_2(data, capsys, monkeypatch, args, message):
+    monkeypatch.delenv("SCOREKIT_MODEL", raising=False)
+    assert main(["run", str(data), *args, "--no-progress"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_bad_data_exits_2_naming_the_row(tmp_path, capsys):
+    path = tmp_path / "d.jsonl"
+    path.write_text('{"input": "q"}\n{"ground_truth": "x"}\n')
+    assert main(["run", str(path), "--scorer", "mrr"]) == 2
+    assert "d.jsonl line 2: field 'input' is required" in capsys.readouterr().err
+
+
+def test_target_module_callable(data, tmp_path, capsys, monkeypatch):
+    (tmp_path / "my_target.py").write_text(
+        "def answer(question):\n"
+        "    return {'output': 'x', 'context': [{'id': '1', 'text': 'Einstein'}]}\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    code = main(
+        [
+            "run",
+            str(data),
+            "--scorer",
+            "id-context-recall",
+            "--target",
+            "my_target:answer",
+            "--format",
+            "json",
+            "--no-progress",
+        ]
+    )
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["scores"] == {"id-context-recall": 0.5}
+
+
+def test_scorers_listing(capsys):
+    assert main(["scorers"]) == 0
+    out = capsys.readouterr().out
+    for name in ("context-recall", "non-llm-context-precision", "ndcg@k", "tool_results"):
+        assert name in out
+
+
+def test_demo_runs_without_a_key_as_a_console_script():
+    proc = subprocess.run(
+        [sys.executable, "-m", "evals.cli", "demo", "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "", "SCOREKIT_CACHE_DIR": "/tmp/scorekit-test-cache"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].split()[:2] == ["scorer", "mean"]
+    assert any(line.startswith("id-context-recall") for line in lines)
+    assert "items 28 (errors 0" in proc.stdout

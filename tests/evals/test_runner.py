@@ -1,0 +1,292 @@
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+
+from evals import (
+    AgentOutput,
+    EvalItem,
+    ItemFailedError,
+    TargetOutput,
+    arun_evals,
+    mean_ci,
+    run_evals,
+)
+from evals.testing import FakeLLMServer
+from scorers import (
+    ConfigError,
+    create_context_recall_scorer,
+    create_id_context_precision_scorer,
+    create_id_context_recall_scorer,
+    create_scorer,
+)
+
+ITEMS = [
+    {
+        "id": "a",
+        "input": "q",
+        "ground_truth": "Einstein was born in Ulm.",
+        "context": [{"id": 1, "text": "Einstein was born in Ulm."}, {"id": 2, "text": "x"}],
+        "reference_context_ids": [1],
+    },
+    {
+        "id": "b",
+        "input": "q",
+        "ground_truth": "Mozart wrote operas. Bach wrote fugues.",
+        "context": [{"id": 3, "text": "Mozart wrote many operas."}],
+        "reference_context_ids": [3, 4],
+    },
+    {
+        "id": "c",
+        "input": "q",
+        "context": [{"id": 5, "text": "Paris"}],
+        "reference_context_ids": [6],
+    },  # no ground truth: recall is skipped
+]
+
+
+def test_exact_means_summary_and_hook(fake_llm_server: FakeLLMServer):
+    seen = []
+    result = run_evals(
+        ITEMS,
+        [
+            create_context_recall_scorer(fake_llm_server.judge()),
+            create_id_context_recall_scorer(),
+            create_id_context_precision_scorer(),
+        ],
+        on_item_complete=seen.append,
+    )
+    assert sorted(r.item.id for r in seen) == ["a", "b", "c"]
+    assert result.scores == {
+        "context-recall": (1.0 + 0.5) / 2,
+        "id-context-recall": (1.0 + 0.5 + 0.0) / 3,
+        "id-context-precision": (0.5 + 1.0 + 0.0) / 3,
+    }
+    recall = result.summary.scorers["context-recall"]
+    assert (recall.n_scored, recall.n_skipped, recall.n_error) == (2, 1, 0)
+    assert recall.model_calls == fake_llm_server.call_count == 4
+    assert result.summary.prompt_tokens + result.summary.completion_tokens == (
+        fake_llm_server.prompt_tokens + fake_llm_server.completion_tokens
+    )
+    assert result.summary.cost is None  # the fake model has no known price
+    assert [i.item.id for i in result.items] == ["a", "b", "c"]
+    assert result.passed is None
+    assert "context-recall" in result.table()
+
+
+def test_mean_ci_is_a_student_t_interval():
+    mean, low, high = mean_ci([0.0, 1.0, 1.0, 0.0])
+    half = 3.182 * (1 / 3) ** 0.5 / 2
+    assert (mean, low, high) == (0.5, pytest.approx(0.5 - half), pytest.approx(0.5 + half))
+    assert mean_ci([0.7]) == (0.7, None, None) and mean_ci([]) == (None, None, None)
+
+
+@pytest.mark.anyio
+async def test_async_hook_and_async_target_isolated_failures():
+    calls = []
+
+    async def hook(result):
+        calls.append(result.item.id)
+
+    async def target(question):
+        if question == "boom":
+            raise RuntimeError("retriever down")
+        return TargetOutput(output="ok", context=[{"id": "1", "text": "t"}])
+
+    def flaky_score(run, results):
+        if run.run_id == "2":
+            raise ValueError("scorer bug")
+        return 1.0
+
+    flaky = create_scorer(id="flaky").generate_score(flaky_score)
+    data = [
+        {"input": "fine", "reference_context_ids": ["1"]},
+        {"input": "fine2"},
+        {"input": "boom"},
+    ]
+    result = await arun_evals(
+        data, [flaky, create_id_context_recall_scorer()], target, on_item_complete=hook
+    )
+    assert sorted(calls) == ["1", "2", "3"]
+    first, second, third = result.items
+    assert first.error is None and first.scorer_results["id-context-recall"].score == 1.0
+    assert second.error.phase == "score" and second.error.scorer_id == "flaky"
+    assert "scorer bug" in second.scorer_results["flaky"].error
+    assert second.scorer_results["id-context-recall"].status == "skipped"
+    assert third.error.phase == "target" and "retriever down" in third.error.message
+    assert third.scorer_results == {}
+    assert result.summary.item_errors == 2
+    assert result.scores == {"flaky": 1.0, "id-context-recall": 1.0}
+
+
+def test_fail_fast_stops_at_the_first_failure(tmp_path):
+    def target(question):
+        if question == "bad":
+            raise RuntimeError("nope")
+        return "fine"
+
+    data = [{"input": "bad"}] + [{"input": f"q{i}"} for i in range(20)]
+    scorer = create_scorer(id="one").generate_score(lambda run, results: 1)
+    with pytest.raises(ItemFailedError, match="item '1' failed in phase target"):
+        run_evals(
+            data, [scorer], target, fail_fast=True, concurrency=1, results_path=tmp_path / "r.jsonl"
+        )
+    lines = (tmp_path / "r.jsonl").read_text().splitlines()
+    assert json.loads(lines[0])["error"]["phase"] == "target"
+    assert len(lines) < 21
+
+
+def test_message_history_output_feeds_context_extractors():
+    history = [
+        {"role": "user", "content": "q"},
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "search", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": json.dumps([{"id": "7", "text": "t"}])},
+        {"role": "assistant", "content": "answer"},
+    ]
+    scorer = create_id_context_recall_scorer({"context_extractor": "tool_results"})
+    result = run_evals(
+        [{"input": "q", "reference_context_ids": ["7"]}],
+        [scorer],
+        lambda q: AgentOutput(text="answer", messages=history),
+    )
+    assert result.scores == {"id-context-recall": 1.0}
+
+
+def test_thresholds_and_timeouts():
+    scorer = create_scorer(id="half").generate_score(lambda run, results: 0.5)
+    result = run_evals([{"input": "q"}], [scorer], thresholds={"half": 0.4})
+    assert result.passed is True
+    result = run_evals([{"input": "q"}], [scorer], thresholds={"half": 0.6})
+    assert (result.passed, result.failed_thresholds) == (False, ["half"])
+    assert "threshold half >= 0.6: FAILED" in result.table()
+    with pytest.raises(ConfigError, match="unknown scorers"):
+        run_evals([{"input": "q"}], [scorer], thresholds={"nope": 1})
+
+    async def slow(question):
+        await anyio.sleep(5 if question == "slow" else 0)
+        return "x"
+
+    result = run_evals([{"input": "slow"}, {"input": "fast"}], [scorer], slow, item_timeout=0.2)
+    assert result.items[0].error.phase == "timeout"
+    assert result.items[1].error is None
+
+
+def test_items_run_concurrently_up_to_the_limit():
+    active, peak, lock = [0], [0], threading.Lock()
+
+    def target(question):
+        with lock:
+            active[0] += 1
+            peak[0] = max(peak[0], active[0])
+        time.sleep(0.05)
+        with lock:
+            active[0] -= 1
+        return question
+
+    scorer = create_scorer(id="s").generate_score(lambda run, results: 1)
+    run_evals([{"input": str(i)} for i in range(12)], [scorer], target, concurrency=4)
+    assert peak[0] == 4
+
+
+def test_resume_skips_finished_items_and_tolerates_a_truncated_line(tmp_path):
+    path = tmp_path / "results.jsonl"
+    data = [
+        {
+            "id": str(i),
+            "input": "q",
+            "ground_truth": "Einstein was born in Ulm.",
+            "context": ["Einstein was born in Ulm."],
+        }
+        for i in range(6)
+    ]
+    with FakeLLMServer() as server:
+        scorer = create_context_recall_scorer(server.judge())
+        run_evals(data[:4], [scorer], results_path=path)
+        assert server.call_count == 8
+        lines = path.read_text().splitlines(keepends=True)
+        path.write_text("".join(lines[:3]) + lines[3][: len(lines[3]) // 2])  # crash mid-line
+        with pytest.raises(ConfigError, match="already exists"):
+            run_evals(data, [scorer], results_path=path)
+        result = run_evals(data, [scorer], results_path=path, resume=True)
+        assert server.call_count == 8 + 3 * 2  # items 3, 4, 5 only
+    assert result.summary.resumed_items == 3
+    assert result.scores == {"context-recall": 1.0}
+    ids = [json.loads(line)["item"]["id"] for line in path.read_text().splitlines()]
+    assert sorted(ids) == ["0", "1", "2", "3", "4", "5"]
+
+
+def test_resume_reruns_items_that_failed_before(tmp_path):
+    path = tmp_path / "r.jsonl"
+    attempts = []
+
+    def target(question):
+        attempts.append(question)
+        if len(attempts) == 1:
+            raise RuntimeError("transient")
+        return question
+
+    scorer = create_scorer(id="s").generate_score(lambda run, results: 1)
+    first = run_evals([{"id": "x", "input": "q"}], [scorer], target, results_path=path)
+    assert first.summary.item_errors == 1
+    second = run_evals(
+        [{"id": "x", "input": "q"}], [scorer], target, results_path=path, resume=True
+    )
+    assert second.summary.item_errors == 0 and len(attempts) == 2
+
+
+KILL_SCRIPT = """
+import sys, time
+from evals import run_evals
+from scorers import create_scorer
+
+def target(question):
+    time.sleep(0.02)
+    return question
+
+scorer = create_scorer(id="s").generate_score(lambda run, results: 1)
+data = [{"id": str(i), "input": str(i)} for i in range(60)]
+run_evals(data, [scorer], target, concurrency=2, results_path=sys.argv[1], resume=True)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+def test_sigkill_mid_run_then_resume_keeps_every_item_exactly_once(tmp_path):
+    path = tmp_path / "results.jsonl"
+    script = tmp_path / "job.py"
+    script.write_text(KILL_SCRIPT)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.Popen([sys.executable, str(script), str(path)], env=env)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if path.exists() and path.read_text().count("\n") >= 10:
+            break
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    written = path.read_text().count("\n")
+    assert 10 <= written < 60
+    subprocess.run([sys.executable, str(script), str(path)], env=env, check=True, timeout=60)
+    ids = [json.loads(line)["item"]["id"] for line in path.read_text().splitlines()]
+    assert sorted(ids, key=int) == [str(i) for i in range(60)]
+
+
+def test_scorers_must_have_distinct_ids():
+    a = create_scorer(id="same").generate_score(lambda r, s: 1)
+    with pytest.raises(ConfigError, match="share the id"):
+        run_evals([{"input": "q"}], [a, a])
+    result = run_evals([EvalItem(input="q")], {"first": a, "second": a})
+    assert result.scores == {"first": 1.0, "second": 1.0}
