@@ -88,19 +88,35 @@ def main() -> None:
     print("| what | total s | items/s | µs/item | × floor |")
     print("|---|---:|---:|---:|---:|")
     for name, seconds in rows:
-        print(f"| {name} | {seconds:.3f} | {n / seconds:,.0f} | {seconds / n * 1e6:.1f} | "
-              f"{seconds / floor_s:.2f} |")
-    print(f"\nBuilding the {n} ScorerRun inputs from lists (not in the rows above): "
-          f"{build_s:.3f} s ({build_s / n * 1e6:.1f} µs/item)")
+        print(
+            f"| {name} | {seconds:.3f} | {n / seconds:,.0f} | {seconds / n * 1e6:.1f} | "
+            f"{seconds / floor_s:.2f} |"
+        )
+    print(
+        f"\nBuilding the {n} ScorerRun inputs from lists (not in the rows above): "
+        f"{build_s:.3f} s ({build_s / n * 1e6:.1f} µs/item)"
+    )
     out = Path(__file__).parent / "results" / "similarity.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({
-        "items": n, "repeat": args.repeat, "floor_s": floor_s, "recall_s": recall_s,
-        "precision_s": precision_s, "recall_ratio": recall_s / floor_s,
-        "precision_ratio": precision_s / floor_s, "build_inputs_s": build_s,
-        "python": platform.python_version(), "rapidfuzz": rapidfuzz.__version__,
-        "machine": platform.machine(),
-    }, indent=2) + "\n")
+    out.write_text(
+        json.dumps(
+            {
+                "items": n,
+                "repeat": args.repeat,
+                "floor_s": floor_s,
+                "recall_s": recall_s,
+                "precision_s": precision_s,
+                "recall_ratio": recall_s / floor_s,
+                "precision_ratio": precision_s / floor_s,
+                "build_inputs_s": build_s,
+                "python": platform.python_version(),
+                "rapidfuzz": rapidfuzz.__version__,
+                "machine": platform.machine(),
+            },
+            indent=2,
+        )
+        + "\n"
+    )
 
 
 if __name__ == "__main__":

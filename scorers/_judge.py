@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import email.utils
+import functools
 import json
 import os
 import random
@@ -273,7 +274,7 @@ class Judge:
                     "model": self.model,
                     "api_base": self.api_base,
                     "messages": messages,
-                    "schema": schema.model_json_schema(),
+                    "schema": json_schema(schema),
                     "temperature": self.temperature,
                     "top_p": self.top_p,
                     "max_tokens": self.max_tokens,
@@ -356,7 +357,7 @@ class Judge:
                 "type": "json_schema",
                 "json_schema": {
                     "name": schema.__name__,
-                    "schema": schema.model_json_schema(),
+                    "schema": json_schema(schema),
                     "strict": False,
                 },
             }
@@ -430,11 +431,11 @@ class Judge:
                     wait = base + random.uniform(0, base)
                 await anyio.sleep(min(wait, self.max_retry_wait))
         usage = getattr(response, "usage", None)
-        cost: float | None
-        try:
-            cost = float(litellm.completion_cost(completion_response=response))
-        except Exception:
-            cost = None
+        # litellm prices every response it knows the model of while logging it; asking
+        # completion_cost() again would repeat that work (and raise for unknown models)
+        hidden = getattr(response, "_hidden_params", None) or {}
+        raw_cost = hidden.get("response_cost")
+        cost = float(raw_cost) if isinstance(raw_cost, (int, float)) else None
         call = JudgeCall(
             step=step,
             model=self.model,
@@ -449,12 +450,21 @@ class Judge:
         return response, call
 
 
+@functools.lru_cache(maxsize=256)
+def json_schema(schema: type[BaseModel]) -> dict[str, Any]:
+    """``schema.model_json_schema()``, computed once per model class (it costs ~1 ms).
+
+    Callers must not mutate the returned dict.
+    """
+    return schema.model_json_schema()
+
+
 def _as_messages(
     prompt: str | list[dict[str, Any]], schema: type[BaseModel]
 ) -> list[dict[str, Any]]:
     if isinstance(prompt, list):
         return prompt
-    shape = json.dumps(schema.model_json_schema(), separators=(",", ":"))
+    shape = json.dumps(json_schema(schema), separators=(",", ":"))
     content = (
         f"{prompt}\n\nRespond with a single JSON object that validates against this JSON "
         f"schema:\n{shape}"

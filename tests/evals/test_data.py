@@ -75,7 +75,7 @@ def test_bad_files(tmp_path):
     with pytest.raises(DatasetError, match="unsupported data file type"):
         load_dataset(tmp_path / "d.txt")
     (tmp_path / "d.csv").write_text('input,context\nq,"[not json"\n')
-    with pytest.raises(DatasetError, match="d.csv line 2: field 'context' is not valid JSON"):
+    with pytest.raises(DatasetError, match=r"d\.csv line 2: field 'context' is not valid JSON"):
         load_dataset(tmp_path / "d.csv")
     with pytest.raises(DatasetError, match="not a single dict"):
         load_dataset({"input": "q"})

@@ -16,6 +16,7 @@ from scorers import (
     create_context_recall_scorer,
 )
 from scorers._judge import extract_json
+from scorers._sync import run_sync
 
 CONTEXT = ["Albert Einstein was born on 14 March 1879 in Ulm."]
 
@@ -99,7 +100,7 @@ def test_unauthorized_fails_fast(fake_llm_server: FakeLLMServer):
 def test_bad_request_fails_fast(fake_llm_server: FakeLLMServer):
     fake_llm_server.handler = lambda request: Fault.bad_request("unknown model")
     with pytest.raises(JudgeAPIError, match="status 400"):
-        anyio.run(lambda: fake_llm_server.judge().structured("x", Claims, step="claims"))
+        run_sync(lambda: fake_llm_server.judge().structured("x", Claims, step="claims"))
     assert fake_llm_server.call_count == 1
 
 
@@ -107,7 +108,7 @@ def test_hanging_server_times_out_and_retries_run_out(fake_llm_server: FakeLLMSe
     fake_llm_server.handler = lambda request: Fault.hang(30)
     judge = fake_llm_server.judge(timeout=0.3, max_retries=1)
     with pytest.raises(JudgeAPIError, match="after 2 attempts") as info:
-        anyio.run(lambda: judge.structured("x", Claims, step="claims"))
+        run_sync(lambda: judge.structured("x", Claims, step="claims"))
     assert info.value.retryable
     assert fake_llm_server.call_count == 2
 
@@ -152,7 +153,7 @@ def test_concurrency_is_bounded_by_the_limiter():
                 for i in range(12):
                     tg.start_soon(lambda i=i: judge.structured(f"p{i}", Claims, step="claims"))
 
-        anyio.run(main)
+        run_sync(main)
     assert server.call_count == 12 and peak[0] == 3
 
 

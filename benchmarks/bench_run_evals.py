@@ -1,0 +1,183 @@
+"""Throughput of `run_evals` against a judge with a fixed latency.
+
+Runs the LLM context recall (2 sequential calls per item) and context precision (1
+call) scorers over N items against `FakeLLMServer` in a separate process (so its CPU
+is not counted) with a fixed latency per call, at several concurrencies, and compares
+the wall time with the ideal schedule: critical path per item × items / concurrency.
+
+    python benchmarks/bench_run_evals.py [--items 200] [--latency 0.2] [--concurrency 8 32]
+
+CPU per item is this process's CPU time over the run divided by items. The judge's own
+client cost (litellm building and parsing each HTTP request) is measured separately on
+bare ``litellm.acompletion`` calls against the same server and subtracted to give the
+framework's share. Prints a markdown table; writes ``benchmarks/results/run_evals.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import anyio
+
+from evals import run_evals
+from scorers import Judge, create_context_precision_scorer, create_context_recall_scorer
+from scorers._judge import _import_litellm
+from scorers._sync import run_sync
+
+SENTENCES = [
+    "The Rhine flows into the North Sea.",
+    "Lake Baikal is the deepest lake on Earth.",
+    "Kilimanjaro is the highest mountain in Africa.",
+    "Chlorophyll reflects green light.",
+    "Mitochondria make most of the cell's ATP.",
+    "Fleming discovered penicillin in 1928.",
+    "Gutenberg printed with movable metal type.",
+    "The Berlin Wall fell in 1989.",
+]
+
+
+def make_items(n: int) -> list[dict]:
+    items = []
+    for i in range(n):
+        facts = [SENTENCES[(i + j) % len(SENTENCES)] + f" Item {i}." for j in range(3)]
+        items.append(
+            {
+                "id": str(i),
+                "input": f"question {i}",
+                "ground_truth": " ".join(facts[:2]) + f" Extra fact {i} is unsupported.",
+                "context": facts[1:] + [f"Unrelated passage number {i}."],
+            }
+        )
+    return items
+
+
+def litellm_cpu_per_call(url: str, calls: int = 200) -> float:
+    """CPU seconds per bare litellm call (the judge client's own cost)."""
+    litellm = _import_litellm()
+
+    async def main() -> float:
+        limiter = anyio.CapacityLimiter(32)
+
+        async def one() -> None:
+            async with limiter:
+                await litellm.acompletion(
+                    model="openai/bench",
+                    api_base=url,
+                    api_key="sk-bench",
+                    messages=[{"role": "user", "content": "<answer>\nA b c.\n</answer>"}],
+                    response_format={
+                        "type": "json_schema",
+                        "json_schema": {"name": "Claims", "schema": {"type": "object"}},
+                    },
+                    num_retries=0,
+                    max_retries=0,
+                )
+
+        await one()  # warm up
+        started = time.process_time()
+        async with anyio.create_task_group() as tg:
+            for _ in range(calls):
+                tg.start_soon(one)
+        return (time.process_time() - started) / calls
+
+    return run_sync(main)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--items", type=int, default=200)
+    parser.add_argument("--latency", type=float, default=0.2)
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[8, 32])
+    args = parser.parse_args()
+
+    def start(latency: float) -> tuple[subprocess.Popen[str], str]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "evals.testing", "--latency", str(latency)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stdout is not None
+        return proc, proc.stdout.readline().strip()
+
+    fast, fast_url = start(0.0)
+    try:
+        per_call = litellm_cpu_per_call(fast_url)
+    finally:
+        fast.kill()
+
+    server, url = start(args.latency)
+    rows = []
+    try:
+        items = make_items(args.items)
+        for concurrency in args.concurrency:
+            judge = Judge("openai/bench", api_base=url, api_key="sk-bench", cache=False)
+            scorers = [create_context_recall_scorer(judge), create_context_precision_scorer(judge)]
+            run_evals(items[:4], scorers, concurrency=4, progress=False)  # warm up
+            cpu0, wall0 = time.process_time(), time.perf_counter()
+            result = run_evals(items, scorers, concurrency=concurrency, progress=False)
+            wall = time.perf_counter() - wall0
+            cpu = time.process_time() - cpu0
+            calls = result.summary.model_calls
+            assert result.summary.item_errors == 0, result.items[0].error
+            critical_path = 2 * args.latency  # claims -> verdicts; precision runs alongside
+            ideal = critical_path * args.items / concurrency
+            rows.append(
+                {
+                    "concurrency": concurrency,
+                    "wall_s": wall,
+                    "ideal_s": ideal,
+                    "ratio": wall / ideal,
+                    "calls_per_item": calls / args.items,
+                    "tokens_per_item": (
+                        result.summary.prompt_tokens + result.summary.completion_tokens
+                    )
+                    / args.items,
+                    "cpu_ms_per_item": cpu / args.items * 1000,
+                    "framework_cpu_ms_per_item": (cpu - calls * per_call) / args.items * 1000,
+                    "scores": result.scores,
+                }
+            )
+    finally:
+        server.kill()
+
+    print(
+        f"{args.items} items, context-recall + context-precision, judge latency "
+        f"{args.latency} s (critical path {2 * args.latency:g} s per item)\n"
+    )
+    print(
+        "| concurrency | wall s | ideal s | wall / ideal | calls/item | tokens/item | "
+        "CPU ms/item | framework CPU ms/item |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(
+            f"| {r['concurrency']} | {r['wall_s']:.2f} | {r['ideal_s']:.2f} | {r['ratio']:.3f} | "
+            f"{r['calls_per_item']:.1f} | {r['tokens_per_item']:.0f} | "
+            f"{r['cpu_ms_per_item']:.2f} | {r['framework_cpu_ms_per_item']:.2f} |"
+        )
+    print(f"\nlitellm client CPU per bare call (subtracted): {per_call * 1000:.2f} ms")
+    out = Path(__file__).parent / "results" / "run_evals.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(
+        json.dumps(
+            {
+                "items": args.items,
+                "latency": args.latency,
+                "litellm_cpu_ms_per_call": per_call * 1000,
+                "rows": rows,
+                "python": platform.python_version(),
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+
+
+if __name__ == "__main__":
+    main()
