@@ -51,7 +51,7 @@ def make_items(n: int) -> list[dict]:
                 "id": str(i),
                 "input": f"question {i}",
                 "ground_truth": " ".join(facts[:2]) + f" Extra fact {i} is unsupported.",
-                "context": facts[1:] + [f"Unrelated passage number {i}."],
+                "context": [*facts[1:], f"Unrelated passage number {i}."],
             }
         )
     return items
