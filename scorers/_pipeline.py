@@ -105,9 +105,12 @@ async def _call(fn: StepFn, *args: Any) -> Any:
 
 
 def _detail(value: Any) -> Any:
-    """A step result as kept in ``details``: pydantic models dumped, the rest as is."""
+    """A step result as kept in ``details``: pydantic models (and lists of them) dumped,
+    the rest as is."""
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
+    if isinstance(value, list) and value and isinstance(value[0], BaseModel):
+        return [v.model_dump(mode="json") if isinstance(v, BaseModel) else v for v in value]
     return value
 
 
