@@ -50,6 +50,24 @@ def _import_litellm() -> ModuleType:
     return _litellm
 
 
+async def stop_litellm_logging() -> None:
+    """Stop litellm's background logging task on the running event loop, if it started.
+
+    litellm starts that task on the first call in each loop; a loop closed with it still
+    pending prints "Task was destroyed but it is pending!". Call this before closing a
+    loop that made model calls (scorekit's own event-loop thread does at exit).
+    """
+    if _litellm is None:
+        return
+    try:
+        from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER
+
+        with anyio.move_on_after(2):
+            await GLOBAL_LOGGING_WORKER.stop()
+    except Exception:  # best effort: a litellm without the worker, or a changed API
+        pass
+
+
 @contextlib.contextmanager
 def shared_limiter(limiter: anyio.CapacityLimiter) -> Iterator[None]:
     """Make every judge call in this context (and tasks started from it) use ``limiter``.

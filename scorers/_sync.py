@@ -8,6 +8,7 @@ between calls, and needs no nest_asyncio.
 
 from __future__ import annotations
 
+import atexit
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import CancelledError
@@ -40,7 +41,25 @@ def _start_portal() -> BlockingPortal:
     _thread.start()
     ready.wait()
     _portal = box[0]
+    atexit.register(_shutdown)
     return _portal
+
+
+def _shutdown() -> None:
+    """Stop litellm's logging task and the loop cleanly at interpreter exit."""
+    global _portal
+    portal, _portal = _portal, None
+    if portal is None:
+        return
+    from ._judge import stop_litellm_logging
+
+    try:
+        portal.call(stop_litellm_logging)
+        portal.call(portal.stop, True)
+    except Exception:
+        pass
+    if _thread is not None:
+        _thread.join(timeout=5)
 
 
 def run_sync(fn: Callable[..., Awaitable[T]], *args: Any) -> T:

@@ -7,6 +7,7 @@ import pytest
 from evals import Agent, SqliteScoreStore, Tool, run_evals
 from evals.testing import FakeLLMServer, FakeRequest, FakeResponse
 from scorers import ConfigError, create_id_context_recall_scorer
+from scorers._judge import stop_litellm_logging
 
 DOCS = {"1": "Einstein was born in Ulm.", "2": "Mozart wrote operas."}
 
@@ -115,6 +116,7 @@ async def test_async_generation_and_async_on_score(server):
     output = await agent.agenerate("search Mozart")
     await agent.aflush_scores()
     assert seen == ["id-context-recall"] and "Mozart" in output.text
+    await stop_litellm_logging()  # this test's own loop is about to close
 
 
 def test_run_evals_with_an_agent_turns_live_scorers_off(server):

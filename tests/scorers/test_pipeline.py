@@ -14,6 +14,7 @@ from scorers import (
     create_scorer,
     not_scorable,
 )
+from scorers._judge import stop_litellm_logging
 
 
 class Keywords(BaseModel):
@@ -116,6 +117,7 @@ async def test_sync_run_works_inside_a_running_event_loop(fake_llm_server: FakeL
     assert isinstance(result, ScoreResult) and result.score == 1.0
     result = await scorer.arun(ground_truth="Einstein was born in Ulm.")
     assert result.score == 1.0
+    await stop_litellm_logging()  # this test's own loop is about to close
 
 
 @pytest.mark.anyio
