@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -9,6 +10,24 @@ import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.pop("OPENAI_API_KEY", None)
+
+
+class _LitellmWorkerNoise(logging.Filter):
+    """Drop asyncio's "Task was destroyed but it is pending!" for litellm's logging task.
+
+    litellm starts a background logging task in every event loop that makes a call; the
+    per-test loops of async tests close with it pending. scorekit's own loop stops it at
+    exit (scorers._judge.stop_litellm_logging); test loops are litellm's to clean up.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not (
+            "Task was destroyed but it is pending" in message and "LoggingWorker" in message
+        )
+
+
+logging.getLogger("asyncio").addFilter(_LitellmWorkerNoise())
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
