@@ -11,8 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from scorers import Chunk, DatasetError
-from scorers._types import ScorerRun
+from scorers import DatasetError
+from scorers._types import ContextList, ReferenceIds, ReferenceTexts
 
 _LIST_COLUMNS = ("context", "reference_contexts", "reference_context_ids", "metadata")
 
@@ -36,25 +36,16 @@ class EvalItem(BaseModel):
     id: str = ""
     input: Any
     ground_truth: str | None = Field(default=None, alias="groundTruth")
-    reference_contexts: list[str] | None = None
-    reference_context_ids: list[str] | dict[str, float] | None = None
+    reference_contexts: ReferenceTexts = None
+    reference_context_ids: ReferenceIds = None
     output: Any = None
-    context: list[Chunk] | None = None
+    context: ContextList = None
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("id", mode="before")
     @classmethod
     def _id_as_string(cls, value: Any) -> Any:
         return "" if value is None else str(value)
-
-    # the same coercions as ScorerRun, so an item and a run accept the same shapes
-    _context = field_validator("context", mode="before")(ScorerRun._coerce_context.__func__)  # type: ignore[attr-defined]
-    _refs = field_validator("reference_contexts", mode="before")(
-        ScorerRun._coerce_reference_contexts.__func__  # type: ignore[attr-defined]
-    )
-    _ref_ids = field_validator("reference_context_ids", mode="before")(
-        ScorerRun._coerce_reference_ids.__func__  # type: ignore[attr-defined]
-    )
 
 
 def _row_error(where: str, exc: ValidationError) -> DatasetError:

@@ -96,6 +96,10 @@ class FakeRequest:
         )
 
 
+Handler = Callable[["FakeRequest"], "FakeResponse | str | dict[str, Any]"]
+"""A function of the request returning the answer."""
+
+
 @dataclass
 class FakeResponse:
     """A scripted answer.
@@ -168,12 +172,27 @@ class Fault:
         return FakeResponse(content=text)
 
     @staticmethod
+    def wrong_verdict_count(drop: int = 1) -> Handler:
+        """The rule-based judge's answer with the last ``drop`` verdicts removed.
+
+        A script entry that is a function is called with the request, so this can stand
+        in any position of a script.
+        """
+
+        def answer(request: FakeRequest) -> FakeResponse:
+            data = json.loads(rule_based_judge(request).content or "{}")
+            if isinstance(data.get("verdicts"), list):
+                data["verdicts"] = data["verdicts"][: max(0, len(data["verdicts"]) - drop)]
+            return FakeResponse(json.dumps(data))
+
+        return answer
+
+    @staticmethod
     def truncated(valid_json: str) -> FakeResponse:
         """A 200 whose JSON content is cut in half."""
         return FakeResponse(content=valid_json[: max(1, len(valid_json) // 2)])
 
 
-Handler = Callable[[FakeRequest], "FakeResponse | str | dict[str, Any]"]
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
@@ -369,7 +388,7 @@ class FakeLLMServer:
         self.requests: list[FakeRequest] = []
         self.prompt_tokens = 0
         self.completion_tokens = 0
-        self._queue: deque[FakeResponse | str | dict[str, Any]] = deque()
+        self._queue: deque[FakeResponse | str | dict[str, Any] | Handler] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._server: _Server | None = None
@@ -388,8 +407,11 @@ class FakeLLMServer:
         host, port = self._server.server_address[:2]
         return f"http://{host!s}:{port}/v1"
 
-    def script(self, *responses: FakeResponse | str | dict[str, Any]) -> FakeLLMServer:
-        """Queue answers; each request takes the next one before the handler is asked."""
+    def script(self, *responses: FakeResponse | str | dict[str, Any] | Handler) -> FakeLLMServer:
+        """Queue answers; each request takes the next one before the handler is asked.
+
+        An entry may be a function of the request (e.g. `rule_based_judge` to pass one
+        request through, or `Fault.wrong_verdict_count`)."""
         with self._lock:
             self._queue.extend(responses)
         return self
@@ -412,7 +434,12 @@ class FakeLLMServer:
         with self._lock:
             self.requests.append(request)
             scripted = self._queue.popleft() if self._queue else None
-        answer = scripted if scripted is not None else self.handler(request)
+        if scripted is None:
+            answer = self.handler(request)
+        elif callable(scripted):
+            answer = scripted(request)
+        else:
+            answer = scripted
         if isinstance(answer, FakeResponse):
             return answer
         if isinstance(answer, dict):

@@ -81,6 +81,17 @@ def final_text(value: Any) -> str:
     return ""
 
 
+def question_text(value: Any) -> str:
+    """The user's question: the last user message of a history, or ``str(value)``."""
+    history = None if isinstance(value, AgentOutput) else as_history(value)
+    if history is None:
+        return "" if value is None else str(value)
+    for message in reversed(history):
+        if message.get("role") == "user":
+            return message_text(message)
+    return ""
+
+
 def tool_results(value: Any) -> list[ToolResult]:
     """Every tool result in a history, in order, deduplicated by tool-call id."""
     history = as_history(value) or []

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_serializer,
+    field_validator,
+)
 from pydantic_core import to_jsonable_python
 
 
@@ -79,6 +86,38 @@ def to_chunks(values: Any) -> list[Chunk]:
     return [to_chunk(v) for v in values]
 
 
+def _coerce_context(value: Any) -> Any:
+    return None if value is None else to_chunks(value)
+
+
+def _coerce_reference_texts(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        raise ValueError("reference_contexts must be a list of strings, not one string")
+    return [v if isinstance(v, str) else to_chunk(v).text for v in value]
+
+
+def _coerce_reference_ids(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return {Chunk(id=k).id: float(v) for k, v in value.items()}
+    if isinstance(value, str):
+        raise ValueError("reference_context_ids must be a list (or a dict id -> grade)")
+    return [Chunk(id=v).id for v in value]
+
+
+ContextList = Annotated[list[Chunk] | None, BeforeValidator(_coerce_context)]
+"""Retrieved chunks; str / dict / `Chunk` items accepted."""
+ReferenceTexts = Annotated[list[str] | None, BeforeValidator(_coerce_reference_texts)]
+"""Gold passages as text; dicts and `Chunk`s give their text."""
+ReferenceIds = Annotated[
+    list[str] | dict[str, float] | None, BeforeValidator(_coerce_reference_ids)
+]
+"""Gold ids (kept as strings): a list, or a dict id -> relevance grade."""
+
+
 class AgentOutput(BaseModel):
     """What an agent returned: its final text and the full message history.
 
@@ -123,36 +162,11 @@ class ScorerRun(BaseModel):
     input: Any = None
     output: Any = None
     ground_truth: str | None = Field(default=None, alias="groundTruth")
-    context: list[Chunk] | None = None
-    reference_contexts: list[str] | None = None
-    reference_context_ids: list[str] | dict[str, float] | None = None
+    context: ContextList = None
+    reference_contexts: ReferenceTexts = None
+    reference_context_ids: ReferenceIds = None
     request_context: dict[str, Any] = Field(default_factory=dict)
     run_id: str | None = None
-
-    @field_validator("context", mode="before")
-    @classmethod
-    def _coerce_context(cls, value: Any) -> Any:
-        return None if value is None else to_chunks(value)
-
-    @field_validator("reference_contexts", mode="before")
-    @classmethod
-    def _coerce_reference_contexts(cls, value: Any) -> Any:
-        if value is None:
-            return None
-        if isinstance(value, str):
-            raise ValueError("reference_contexts must be a list of strings, not one string")
-        return [v if isinstance(v, str) else to_chunk(v).text for v in value]
-
-    @field_validator("reference_context_ids", mode="before")
-    @classmethod
-    def _coerce_reference_ids(cls, value: Any) -> Any:
-        if value is None:
-            return None
-        if isinstance(value, Mapping):
-            return {Chunk(id=k).id: float(v) for k, v in value.items()}
-        if isinstance(value, str):
-            raise ValueError("reference_context_ids must be a list (or dict id -> grade)")
-        return [Chunk(id=v).id for v in value]
 
 
 Step = Literal["preprocess", "analyze", "generate_score", "generate_reason"]

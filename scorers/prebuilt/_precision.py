@@ -9,7 +9,7 @@ import anyio
 
 from .._context import ContextOptions
 from .._judge import Judge, as_judge
-from .._messages import final_text
+from .._messages import final_text, question_text
 from .._pipeline import PromptStep, Scorer, StepResults, create_scorer
 from .._types import Chunk, ScorerRun
 from ._common import (
@@ -64,9 +64,8 @@ def _chunk_verdicts_prompt(
     else:
         reference = f"<answer>\n{fence(final_text(run.output))}\n</answer>"
         what = "the response (answer)"
-    question = (
-        "" if run.input is None else f"<question>\n{fence(final_text(run.input))}\n</question>\n"
-    )
+    asked = question_text(run.input)
+    question = f"<question>\n{fence(asked)}\n</question>\n" if asked else ""
     numbered = "\n".join(
         f'<chunk index="{first_index + i}">\n{fence(c.text)}\n</chunk>'
         for i, c in enumerate(chunks)

@@ -8,6 +8,7 @@ from pydantic import BaseModel
 
 from .._context import ContextOptions
 from .._judge import Judge, as_judge
+from .._messages import question_text
 from .._pipeline import PromptStep, Scorer, StepResults, create_scorer, not_scorable
 from .._types import ScorerRun
 from ._common import (
@@ -49,7 +50,8 @@ def claims_prompt(run: ScorerRun, results: StepResults) -> str | None:
     across retrievers)."""
     if not results["context"]:
         return None
-    question = "" if run.input is None else f"<question>\n{fence(str(run.input))}\n</question>\n"
+    asked = question_text(run.input)
+    question = f"<question>\n{fence(asked)}\n</question>\n" if asked else ""
     return (
         "Break the reference answer below into atomic factual claims: short standalone "
         "statements that each assert exactly one fact, with pronouns replaced by what they "

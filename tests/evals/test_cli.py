@@ -197,3 +197,112 @@ def test_demo_runs_without_a_key_as_a_console_script():
     assert lines[0].split()[:2] == ["scorer", "mean"]
     assert any(line.startswith("id-context-recall") for line in lines)
     assert "items 28 (errors 0" in proc.stdout
+
+
+def test_demo_with_a_model_adds_the_llm_scorers(capsys, monkeypatch):
+    monkeypatch.delenv("SCOREKIT_MODEL", raising=False)
+    with FakeLLMServer() as server:
+        code = main(
+            [
+                "demo",
+                "--model",
+                "openai/fake",
+                "--api-base",
+                server.url,
+                "--no-cache",
+                "--no-progress",
+                "--format",
+                "json",
+            ]
+        )
+        calls = server.call_count
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert {"context-recall", "context-precision", "id-context-recall"} <= set(report["scores"])
+    assert calls == 28 * 3  # claims + verdicts + chunk verdicts per question
+
+
+SLOW_TARGET = """
+import time
+
+def slow(question):
+    time.sleep(0.05)
+    return {"output": question, "context": [{"id": "1", "text": question}]}
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery is POSIX")
+def test_ctrl_c_stops_cleanly_keeping_finished_items(tmp_path):
+    import signal
+    import time
+
+    data = tmp_path / "d.jsonl"
+    data.write_text(
+        "\n".join(
+            json.dumps({"id": str(i), "input": f"q{i}", "reference_context_ids": ["1"]})
+            for i in range(200)
+        )
+    )
+    (tmp_path / "slow_target.py").write_text(SLOW_TARGET)
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "evals.cli",
+            "run",
+            str(data),
+            "--scorer",
+            "id-context-recall",
+            "--target",
+            "slow_target:slow",
+            "--out",
+            str(out),
+            "--concurrency",
+            "2",
+            "--no-progress",
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 5):
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "interrupted; finished items are in --out" in err
+    lines = out.read_text().splitlines()
+    assert 5 <= len(lines) < 200
+    assert all(json.loads(line)["error"] is None for line in lines)
+    code = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "evals.cli",
+            "run",
+            str(data),
+            "--scorer",
+            "id-context-recall",
+            "--target",
+            "slow_target:slow",
+            "--out",
+            str(out),
+            "--resume",
+            "--concurrency",
+            "8",
+            "--no-progress",
+            "--format",
+            "json",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert code.returncode == 0, code.stderr
+    assert json.loads(code.stdout)["summary"]["resumed_items"] == len(lines)
+    ids = [json.loads(line)["item"]["id"] for line in out.read_text().splitlines()]
+    assert sorted(ids, key=int) == [str(i) for i in range(200)]

@@ -183,3 +183,24 @@ def test_run_without_any_context_source_says_how_to_supply_one(fake_llm_server):
     with pytest.raises(ConfigError, match="context_extractor"):
         scorer.run(ground_truth="Einstein was born in Ulm.")
     assert scorer.run(ground_truth="Einstein was born in Ulm.", context=CONTEXT).score == 1.0
+
+
+def test_wrong_verdict_count_fault_is_repaired(fake_llm_server: FakeLLMServer):
+    from evals.testing import rule_based_judge
+
+    fake_llm_server.script(rule_based_judge, Fault.wrong_verdict_count())
+    scorer = create_context_recall_scorer(fake_llm_server.judge(), {"context": CONTEXT})
+    result = scorer.run(ground_truth="Einstein was born in Ulm. He played the violin daily.")
+    assert result.score == 0.5
+    assert fake_llm_server.call_count == 3
+    assert "missing claim_index [1]" in fake_llm_server.requests[2].prompt
+
+
+def test_question_from_a_message_history_input(fake_llm_server: FakeLLMServer):
+    scorer = create_context_recall_scorer(fake_llm_server.judge(), {"context": CONTEXT})
+    history = [
+        {"role": "user", "content": "Where was Einstein born?"},
+        {"role": "assistant", "content": "In Ulm."},
+    ]
+    scorer.run(input=history, ground_truth="Einstein was born in Ulm.")
+    assert "<question>\nWhere was Einstein born?\n</question>" in fake_llm_server.requests[0].prompt
