@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
@@ -107,7 +107,8 @@ class RunSummary(BaseModel):
         items: Items in the run (resumed ones included).
         item_errors: Items with a target, scorer or timeout error.
         resumed_items: Items taken from an earlier results file instead of re-run.
-        model_calls: Model calls made by scorers and the target agent.
+        model_calls: Model calls made by scorers and the target agent in this invocation
+            (items taken from an earlier results file made none).
         cached_calls: Scorer calls answered from the cache.
         prompt_tokens: Prompt tokens in all.
         completion_tokens: Completion tokens in all.
@@ -132,16 +133,24 @@ def _add_cost(total: float | None, cost: float | None) -> float | None:
 
 
 def summarize(
-    items: Sequence[ItemResult], scorer_ids: Sequence[str], wall_time_s: float, resumed: int
+    items: Sequence[ItemResult],
+    scorer_ids: Sequence[str],
+    wall_time_s: float,
+    resumed: Collection[str] = (),
 ) -> RunSummary:
-    """Build the `RunSummary` of finished items."""
-    summary = RunSummary(items=len(items), wall_time_s=wall_time_s, resumed_items=resumed)
+    """Build the `RunSummary` of finished items.
+
+    Scores and counts cover every item; model calls, tokens and cost only the items run
+    in this invocation (not those in ``resumed``, taken from an earlier results file).
+    """
+    summary = RunSummary(items=len(items), wall_time_s=wall_time_s, resumed_items=len(resumed))
     scores: dict[str, list[float]] = {sid: [] for sid in scorer_ids}
     per: dict[str, ScorerSummary] = {sid: ScorerSummary() for sid in scorer_ids}
     for item in items:
         if item.error is not None:
             summary.item_errors += 1
-        for call in item.target_calls:
+        fresh = item.item.id not in resumed
+        for call in item.target_calls if fresh else ():
             summary.model_calls += 1
             summary.prompt_tokens += call.prompt_tokens
             summary.completion_tokens += call.completion_tokens
@@ -155,7 +164,7 @@ def summarize(
                 s.n_skipped += 1
             else:
                 s.n_error += 1
-            for call in result.judge_calls:
+            for call in result.judge_calls if fresh else ():
                 if call.cached:
                     s.cached_calls += 1
                     continue

@@ -244,7 +244,8 @@ async def arun_evals(
             items carry ``output`` / ``context``. A target may return `TargetOutput`
             (or ``{"output", "context"}``) to hand over its retrieved chunks.
         on_item_complete: Called once per finished item with its `ItemResult` (sync or
-            async), after the item is written to ``results_path``.
+            async), after the item is written to ``results_path``. An exception in it
+            stops the run (finished items stay written).
         concurrency: Items in flight at once; each item's scorers run concurrently.
         model_concurrency: Model calls in flight across the whole run (one shared
             limiter); default ``concurrency × number of scorers``.
@@ -332,9 +333,8 @@ async def arun_evals(
             results_file.close()
 
     ordered = [done[item.id] for item in items if item.id in done]
-    summary = summarize(
-        ordered, list(scorer_map), time.perf_counter() - started, resumed=len(items) - len(todo)
-    )
+    resumed_ids = {item.id for item in items} - {item.id for item in todo}
+    summary = summarize(ordered, list(scorer_map), time.perf_counter() - started, resumed_ids)
     scores = {sid: s.mean for sid, s in summary.scorers.items() if sid in scorer_map}
     failed = [
         sid

@@ -9,7 +9,9 @@ import functools
 import json
 import os
 import random
+import sqlite3
 import time
+import warnings
 import weakref
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
@@ -216,13 +218,19 @@ class Judge:
         self.requests_per_minute = requests_per_minute
         self.structured_output = structured_output
         self.litellm_kwargs = litellm_kwargs
-        if cache is True:
-            self.cache: JudgeCache | None = open_cache()
-        elif cache is False or cache is None:
-            self.cache = None
-        elif isinstance(cache, JudgeCache):
+        self.cache: JudgeCache | None = None
+        if isinstance(cache, JudgeCache):
             self.cache = cache
-        else:
+        elif cache is True:
+            try:
+                self.cache = open_cache()
+            except (OSError, sqlite3.Error) as exc:  # e.g. a read-only home directory
+                warnings.warn(
+                    f"scorekit: judge cache disabled, cannot open it ({exc}); set "
+                    "SCOREKIT_CACHE_DIR to a writable folder or pass cache=False",
+                    stacklevel=2,
+                )
+        elif cache is not False and cache is not None:
             self.cache = open_cache(cache)
         self._per_loop: weakref.WeakKeyDictionary[
             Any, tuple[anyio.CapacityLimiter, _RateBucket | None]

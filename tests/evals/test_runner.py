@@ -224,6 +224,7 @@ def test_resume_skips_finished_items_and_tolerates_a_truncated_line(tmp_path):
         result = run_evals(data, [scorer], results_path=path, resume=True)
         assert server.call_count == 8 + 3 * 2  # items 3, 4, 5 only
     assert result.summary.resumed_items == 3
+    assert result.summary.model_calls == 6  # only this invocation's calls are counted
     assert result.scores == {"context-recall": 1.0}
     ids = [json.loads(line)["item"]["id"] for line in path.read_text().splitlines()]
     assert sorted(ids) == ["0", "1", "2", "3", "4", "5"]

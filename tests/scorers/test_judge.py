@@ -11,6 +11,7 @@ import pytest
 from evals.testing import FakeLLMServer, FakeResponse, Fault
 from scorers import (
     Claims,
+    Judge,
     JudgeAPIError,
     JudgeCache,
     create_context_recall_scorer,
@@ -160,3 +161,12 @@ def test_concurrency_is_bounded_by_the_limiter():
 def test_extract_json_tolerates_fences_and_prose():
     assert extract_json('```json\n{"a": 1}\n```') == '{"a": 1}'
     assert extract_json('Here you go: {"a": {"b": 2}} hope it helps') == '{"a": {"b": 2}}'
+
+
+def test_unwritable_default_cache_falls_back_to_no_cache(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("SCOREKIT_CACHE_DIR", str(blocker / "cache"))
+    with pytest.warns(UserWarning, match="judge cache disabled"):
+        judge = Judge("openai/x")
+    assert judge.cache is None
