@@ -77,6 +77,7 @@ class BM25Retriever:
         return [(score, chunk) for score, _, chunk in scored[: self.k]]
 
     def __call__(self, question: str) -> TargetOutput:
+        """Retrieve for ``question``: the top chunks as context, the best one as output."""
         hits = self.search(question)
         return TargetOutput(output=hits[0][1].text if hits else "", context=[c for _, c in hits])
 

@@ -54,10 +54,12 @@ class FakeRequest:
 
     @property
     def model(self) -> str:
+        """The requested model name."""
         return str(self.body.get("model", ""))
 
     @property
     def messages(self) -> list[dict[str, Any]]:
+        """The chat messages sent."""
         return list(self.body.get("messages", []))
 
     @property
