@@ -24,6 +24,7 @@ from evals import (
 from evals.testing import FakeLLMServer
 from scorers import (
     ConfigError,
+    Judge,
     create_context_recall_scorer,
     create_id_context_precision_scorer,
     create_id_context_recall_scorer,
@@ -291,3 +292,26 @@ def test_scorers_must_have_distinct_ids():
         run_evals([{"input": "q"}], [a, a])
     result = run_evals([EvalItem(input="q")], {"first": a, "second": a})
     assert result.scores == {"first": 1.0, "second": 1.0}
+
+
+def test_rerun_of_an_unchanged_eval_makes_zero_model_calls_and_costs_add_up(tmp_path):
+    data = [
+        {
+            "input": "q",
+            "ground_truth": "Einstein was born in Ulm.",
+            "context": ["Einstein was born in Ulm."],
+        }
+    ]
+    with FakeLLMServer() as server:
+        # a model litellm has a price for, served by the fake server
+        judge = Judge(
+            "openai/gpt-4o-mini", api_base=server.url, api_key="sk-x", cache=tmp_path / "cache"
+        )
+        first = run_evals(data, [create_context_recall_scorer(judge)])
+        second = run_evals(data, [create_context_recall_scorer(judge)])
+        assert server.call_count == 2
+    calls = first.items[0].scorer_results["context-recall"].judge_calls
+    assert all(isinstance(c.cost, float) and c.cost > 0 for c in calls)
+    assert first.summary.cost == pytest.approx(sum(c.cost for c in calls))
+    assert (second.summary.model_calls, second.summary.cached_calls) == (0, 2)
+    assert second.summary.cost == 0.0 and second.scores == first.scores
