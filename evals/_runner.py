@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import sys
@@ -296,7 +297,7 @@ async def arun_evals(
         item_started = time.perf_counter()
         result = ItemResult(item=item)
         try:
-            with anyio.fail_after(item_timeout) if item_timeout else _no_timeout():
+            with anyio.fail_after(item_timeout) if item_timeout else contextlib.nullcontext():
                 await _process(item, result, call_target, scorer_map)
         except TimeoutError:
             result.error = ItemError(phase="timeout", message=f"item took over {item_timeout} s")
@@ -367,14 +368,6 @@ def run_evals(
         return await arun_evals(data, scorers, target, **kwargs)
 
     return run_sync(main)
-
-
-class _no_timeout:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 def _target_caller(target: Any) -> Callable[[Any], Awaitable[tuple[Any, list[JudgeCall]]]] | None:
