@@ -15,7 +15,7 @@ from ._agent import (
     Tool,
 )
 from ._data import EvalItem, load_dataset
-from ._report import RunSummary, ScorerSummary, mean_ci
+from ._report import RunComparison, RunSummary, ScorerDelta, ScorerSummary, mean_ci
 from ._runner import (
     EvalResult,
     ItemError,
@@ -24,6 +24,8 @@ from ._runner import (
     TargetOutput,
     TargetResult,
     arun_evals,
+    compare_runs,
+    read_results,
     run_evals,
 )
 
@@ -37,17 +39,21 @@ __all__ = [
     "ItemError",
     "ItemFailedError",
     "ItemResult",
+    "RunComparison",
     "RunSummary",
     "Sampling",
     "ScoreRecord",
     "ScoreStore",
+    "ScorerDelta",
     "ScorerSummary",
     "SqliteScoreStore",
     "TargetOutput",
     "TargetResult",
     "Tool",
     "arun_evals",
+    "compare_runs",
     "load_dataset",
     "mean_ci",
+    "read_results",
     "run_evals",
 ]

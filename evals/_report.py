@@ -217,3 +217,94 @@ def format_table(
         mean = summary.scorers[sid].mean if sid in summary.scorers else None
         lines.append(f"threshold {sid} >= {minimum:g}: {verdict} (mean {_fmt(mean)})")
     return "\n".join(lines)
+
+
+class ScorerDelta(BaseModel):
+    """How one scorer moved between two runs, over the items both runs scored.
+
+    Attributes:
+        baseline_mean: Baseline mean over the paired items.
+        candidate_mean: Candidate mean over the paired items.
+        delta: ``candidate_mean - baseline_mean``.
+        ci_low: Lower end of the 95% paired Student-t interval of the delta.
+        ci_high: Upper end.
+        n_paired: Items scored in both runs.
+        improved: Paired items whose score went up.
+        worsened: Paired items whose score went down.
+    """
+
+    baseline_mean: float | None = None
+    candidate_mean: float | None = None
+    delta: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    n_paired: int = 0
+    improved: int = 0
+    worsened: int = 0
+
+
+class RunComparison(BaseModel):
+    """`compare_runs` result: per-scorer deltas and the items only one run has.
+
+    Attributes:
+        scorers: Deltas keyed by scorer id (scorers present in both runs).
+        only_in_baseline: Item ids the candidate lacks.
+        only_in_candidate: Item ids the baseline lacks.
+    """
+
+    scorers: dict[str, ScorerDelta] = Field(default_factory=dict)
+    only_in_baseline: list[str] = Field(default_factory=list)
+    only_in_candidate: list[str] = Field(default_factory=list)
+
+    def table(self) -> str:
+        """A table of the deltas."""
+        width = max([len("scorer"), *(len(s) for s in self.scorers)])
+        lines = [
+            f"{'scorer':<{width}}  {'baseline':>8}  {'candidate':>9}  {'delta':>7}  "
+            f"{'95% CI':<19}  {'paired':>6}  {'up':>4}  {'down':>4}"
+        ]
+        for sid, d in self.scorers.items():
+            ci = "-" if d.ci_low is None else f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]"
+            delta = "-" if d.delta is None else f"{d.delta:+.3f}"
+            lines.append(
+                f"{sid:<{width}}  {_fmt(d.baseline_mean):>8}  {_fmt(d.candidate_mean):>9}  "
+                f"{delta:>7}  {ci:<19}  {d.n_paired:>6}  {d.improved:>4}  {d.worsened:>4}"
+            )
+        if self.only_in_baseline or self.only_in_candidate:
+            lines.append("")
+            lines.append(
+                f"unpaired items: {len(self.only_in_baseline)} only in baseline, "
+                f"{len(self.only_in_candidate)} only in candidate"
+            )
+        return "\n".join(lines)
+
+
+def compare_items(baseline: Sequence[ItemResult], candidate: Sequence[ItemResult]) -> RunComparison:
+    """Pair two runs' items by id and compare each scorer over the items both scored."""
+    base = {r.item.id: r for r in baseline}
+    cand = {r.item.id: r for r in candidate}
+    comparison = RunComparison(
+        only_in_baseline=[i for i in base if i not in cand],
+        only_in_candidate=[i for i in cand if i not in base],
+    )
+    scorer_ids = [
+        sid
+        for sid in dict.fromkeys(s for r in baseline for s in r.scorer_results)
+        if any(sid in r.scorer_results for r in candidate)
+    ]
+    for sid in scorer_ids:
+        pairs = []
+        for item_id, b in base.items():
+            c = cand.get(item_id)
+            rb, rc = b.scorer_results.get(sid), c.scorer_results.get(sid) if c else None
+            if rb is not None and rc is not None and rb.status == rc.status == "scored":
+                pairs.append((rb.score, rc.score))
+        delta = ScorerDelta(n_paired=len(pairs))
+        if pairs:
+            delta.baseline_mean = math.fsum(b for b, _ in pairs) / len(pairs)
+            delta.candidate_mean = math.fsum(c for _, c in pairs) / len(pairs)
+            delta.delta, delta.ci_low, delta.ci_high = mean_ci([c - b for b, c in pairs])
+            delta.improved = sum(c > b for b, c in pairs)
+            delta.worsened = sum(c < b for b, c in pairs)
+        comparison.scorers[sid] = delta
+    return comparison

@@ -25,7 +25,7 @@ from scorers._types import ScorerRun, to_chunks
 
 from ._data import EvalItem, load_dataset
 from ._progress import Progress
-from ._report import RunSummary, format_table, summarize
+from ._report import RunComparison, RunSummary, compare_items, format_table, summarize
 
 
 class TargetOutput(BaseModel):
@@ -171,6 +171,61 @@ def _normalise_target_value(value: Any) -> TargetResult:
     return TargetResult(output=value)
 
 
+def _read_results(path: Path) -> tuple[dict[str, ItemResult], int]:
+    """The items of a results file (the last line per id wins) and the byte offset where
+    its complete lines end; a last line cut short by a crash is left out."""
+    data = path.read_bytes()
+    found: dict[str, ItemResult] = {}
+    good_end = position = 0
+    for raw in data.splitlines(keepends=True):
+        position += len(raw)
+        if not raw.strip():
+            good_end = position
+            continue
+        try:
+            result = ItemResult.model_validate_json(raw)
+        except ValidationError:
+            if position == len(data):
+                break
+            print(f"scorekit: skipping an unreadable line in {path}", file=sys.stderr)
+            good_end = position
+            continue
+        if not raw.endswith(b"\n"):
+            break  # complete JSON but no newline: rewrite it to be safe
+        good_end = position
+        found[result.item.id] = result
+    return found, good_end
+
+
+def read_results(path: str | os.PathLike[str]) -> list[ItemResult]:
+    """The `ItemResult`s of a results file written by `run_evals` (``results_path``).
+
+    Raises:
+        ConfigError: If the file does not exist.
+    """
+    file = Path(path)
+    if not file.exists():
+        raise ConfigError(f"results file {file} does not exist")
+    return list(_read_results(file)[0].values())
+
+
+def compare_runs(
+    baseline: EvalResult | str | os.PathLike[str], candidate: EvalResult | str | os.PathLike[str]
+) -> RunComparison:
+    """Compare two runs item by item: per scorer, the mean change over the items both
+    runs scored, with a 95% paired confidence interval and counts of items up and down.
+
+    Args:
+        baseline: An `EvalResult` or a results file.
+        candidate: The same, for the new run.
+    """
+
+    def items(run: EvalResult | str | os.PathLike[str]) -> list[ItemResult]:
+        return run.items if isinstance(run, EvalResult) else read_results(run)
+
+    return compare_items(items(baseline), items(candidate))
+
+
 class _ResultsFile:
     """The append-only JSONL file of finished items."""
 
@@ -189,27 +244,8 @@ class _ResultsFile:
         self.handle = self.path.open("a", encoding="utf-8")
 
     def _load(self) -> None:
-        data = self.path.read_bytes()
-        good_end = 0
-        position = 0
-        for raw in data.splitlines(keepends=True):
-            position += len(raw)
-            if not raw.strip():
-                good_end = position
-                continue
-            try:
-                result = ItemResult.model_validate_json(raw)
-            except ValidationError:
-                if position == len(data):  # a line cut short by a crash: drop it
-                    break
-                print(f"scorekit: skipping an unreadable line in {self.path}", file=sys.stderr)
-                good_end = position
-                continue
-            if not raw.endswith(b"\n"):
-                break  # complete JSON but no newline: rewrite it to be safe
-            good_end = position
-            self.previous[result.item.id] = result
-        if good_end < len(data):
+        self.previous, good_end = _read_results(self.path)
+        if good_end < self.path.stat().st_size:  # drop a line cut short by a crash
             with self.path.open("r+b") as handle:
                 handle.truncate(good_end)
 
@@ -467,5 +503,7 @@ __all__ = [
     "TargetOutput",
     "TargetResult",
     "arun_evals",
+    "compare_runs",
+    "read_results",
     "run_evals",
 ]

@@ -24,7 +24,7 @@ def _judge(args: argparse.Namespace) -> Judge | None:
     return Judge(model, api_base=api_base, cache=not args.no_cache)
 
 
-def _thresholds(values: Sequence[str]) -> dict[str, float]:
+def _thresholds(values: Sequence[str], flag: str = "--threshold") -> dict[str, float]:
     found = {}
     for value in values:
         sid, sep, number = value.partition("=")
@@ -32,10 +32,10 @@ def _thresholds(values: Sequence[str]) -> dict[str, float]:
             found[sid] = float(number)
         except ValueError:
             raise ConfigError(
-                f"--threshold takes ID=VALUE, e.g. context-recall=0.7; got {value!r}"
+                f"{flag} takes ID=VALUE, e.g. context-recall=0.7; got {value!r}"
             ) from None
         if not sep:
-            raise ConfigError(f"--threshold takes ID=VALUE; got {value!r}")
+            raise ConfigError(f"{flag} takes ID=VALUE; got {value!r}")
     return found
 
 
@@ -116,6 +116,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("scorers", help="list scorer ids and registered context extractors")
 
+    compare = commands.add_parser("compare", help="compare two results files item by item")
+    compare.add_argument("baseline", help="results file of the baseline run (--out of `run`)")
+    compare.add_argument("candidate", help="results file of the new run")
+    compare.add_argument(
+        "--max-drop",
+        action="append",
+        default=[],
+        metavar="ID=VALUE",
+        help="fail (exit 1) when a scorer's mean falls by more than VALUE",
+    )
+    compare.add_argument("--format", choices=("table", "json"), default="table")
+
     demo = commands.add_parser("demo", help="run the embedded quickstart (no API key needed)")
     _add_run_options(demo)
     return parser
@@ -135,6 +147,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name in list_context_extractors():
                 print(f"  {name}")
             return EXIT_OK
+
+        if args.command == "compare":
+            from ._runner import compare_runs
+
+            comparison = compare_runs(args.baseline, args.candidate)
+            limits = _thresholds(args.max_drop, "--max-drop")
+            dropped = [
+                sid
+                for sid, limit in limits.items()
+                if sid not in comparison.scorers or (comparison.scorers[sid].delta or 0.0) < -limit
+            ]
+            if args.format == "json":
+                print(
+                    json.dumps({**comparison.model_dump(mode="json"), "failed": dropped}, indent=2)
+                )
+            else:
+                print(comparison.table())
+                for sid in dropped:
+                    print(f"{sid}: dropped by more than {limits[sid]:g} (or missing)")
+            return EXIT_FAILED if dropped else EXIT_OK
 
         from ._runner import run_evals
 

@@ -195,7 +195,6 @@ class Fault:
         return FakeResponse(content=valid_json[: max(1, len(valid_json) // 2)])
 
 
-
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
     "a an the of in on at to for by with and or is are was were be been it its this that "

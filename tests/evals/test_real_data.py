@@ -41,13 +41,15 @@ def wice_items(shared_data, limit=None):
     items = []
     for i, row in enumerate(read_jsonl(shared_data / "wice" / "dev.jsonl")[:limit]):
         gold = sorted({j for group in row["supporting_sentences"] for j in group})
-        items.append({
-            "id": str(i),
-            "input": {"claim": row["claim"], "evidence": row["evidence"]},
-            "reference_context_ids": [str(j) for j in gold],
-            "reference_contexts": [row["evidence"][j] for j in gold],
-            "metadata": {"label": row["label"]},
-        })
+        items.append(
+            {
+                "id": str(i),
+                "input": {"claim": row["claim"], "evidence": row["evidence"]},
+                "reference_context_ids": [str(j) for j in gold],
+                "reference_contexts": [row["evidence"][j] for j in gold],
+                "metadata": {"label": row["label"]},
+            }
+        )
     return items
 
 
@@ -58,8 +60,11 @@ def bm25_over_evidence(value, k=5):
 
 def test_bm25_on_wice_ids_agree_with_sets_and_between_scorers(shared_data):
     items = wice_items(shared_data, limit=40)
-    scorers = [create_id_context_recall_scorer(), create_ranking_scorer("recall@5"),
-               create_ranking_scorer("hit_rate@5")]
+    scorers = [
+        create_id_context_recall_scorer(),
+        create_ranking_scorer("recall@5"),
+        create_ranking_scorer("hit_rate@5"),
+    ]
     result = run_evals(items, scorers, bm25_over_evidence)
     assert result.summary.item_errors == 0
     for item in result.items:

@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evals import compare_runs, read_results, run_evals
+from evals.cli import main
+from scorers import ConfigError, create_id_context_recall_scorer, create_scorer
+
+DATA = [{"id": str(i), "input": f"q{i}", "reference_context_ids": ["a", "b"]} for i in range(5)]
+
+
+def retriever(hits_by_item):
+    def target(question):
+        return {"output": "x", "context": [{"id": d, "text": d} for d in hits_by_item[question]]}
+
+    return target
+
+
+BASE = {"q0": ["a"], "q1": ["a", "b"], "q2": [], "q3": ["b"], "q4": ["a"]}
+CAND = {"q0": ["a", "b"], "q1": ["a", "b"], "q2": ["a"], "q3": [], "q4": ["a", "b"]}
+
+
+def test_paired_comparison_of_two_runs(tmp_path):
+    recall = create_id_context_recall_scorer()
+    base = run_evals(DATA, [recall], retriever(BASE), results_path=tmp_path / "base.jsonl")
+    cand = run_evals(
+        [*DATA[:4], {"id": "new", "input": "q4", "reference_context_ids": ["a"]}],
+        [recall],
+        retriever(CAND),
+        results_path=tmp_path / "cand.jsonl",
+    )
+    comparison = compare_runs(tmp_path / "base.jsonl", tmp_path / "cand.jsonl")
+    assert comparison == compare_runs(base, cand)
+    delta = comparison.scorers["id-context-recall"]
+    base_scores, cand_scores = [0.5, 1.0, 0.0, 0.5], [1.0, 1.0, 0.5, 0.0]
+    assert delta.n_paired == 4
+    assert delta.baseline_mean == sum(base_scores) / 4
+    assert delta.candidate_mean == sum(cand_scores) / 4
+    assert delta.delta == pytest.approx((sum(cand_scores) - sum(base_scores)) / 4)
+    assert (delta.improved, delta.worsened) == (2, 1)
+    assert delta.ci_low < delta.delta < delta.ci_high
+    assert (comparison.only_in_baseline, comparison.only_in_candidate) == (["4"], ["new"])
+    assert "id-context-recall" in comparison.table() and "unpaired items" in comparison.table()
+    assert len(read_results(tmp_path / "base.jsonl")) == 5
+    with pytest.raises(ConfigError, match="does not exist"):
+        read_results(tmp_path / "missing.jsonl")
+
+
+def test_skipped_items_are_not_paired():
+    half = create_scorer(id="s").generate_score(
+        lambda run, results: 0.5 if run.input != "q0" else 1.0
+    )
+    a = run_evals(DATA, [half])
+    b = run_evals(DATA, [half])
+    delta = compare_runs(a, b).scorers["s"]
+    assert (delta.delta, delta.n_paired, delta.improved, delta.worsened) == (0.0, 5, 0, 0)
+
+
+def test_compare_cli_and_max_drop(tmp_path, capsys):
+    recall = create_id_context_recall_scorer()
+    run_evals(DATA, [recall], retriever(CAND), results_path=tmp_path / "good.jsonl")
+    run_evals(DATA, [recall], retriever(BASE), results_path=tmp_path / "worse.jsonl")
+    good, worse = str(tmp_path / "good.jsonl"), str(tmp_path / "worse.jsonl")
+    assert main(["compare", worse, good, "--max-drop", "id-context-recall=0.05"]) == 0
+    assert "+0.200" in capsys.readouterr().out
+    assert (
+        main(["compare", good, worse, "--max-drop", "id-context-recall=0.05", "--format", "json"])
+        == 1
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert report["failed"] == ["id-context-recall"]
+    assert report["scorers"]["id-context-recall"]["delta"] == pytest.approx(-0.2)
+    assert main(["compare", good, str(tmp_path / "nope.jsonl")]) == 2
