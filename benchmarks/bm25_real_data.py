@@ -4,7 +4,7 @@ For each of the 349 WiCE dev claims, BM25 ranks the claim's ~120 evidence senten
 keeps the top 5; the gold sentences (the union of WiCE's alternative supporting sets)
 are the references. Needs ../shared/data/wice/dev.jsonl.
 
-    python benchmarks/wice_bm25.py [--k 5]
+    python benchmarks/bm25_real_data.py [--k 5]
 """
 
 from __future__ import annotations
