@@ -7,10 +7,10 @@ the wall time with the ideal schedule: critical path per item × items / concurr
 
     python benchmarks/bench_run_evals.py [--items 200] [--latency 0.2] [--concurrency 8 32]
 
-CPU per item is this process's CPU time over the run divided by items. The judge's own
-client cost (litellm building and parsing each HTTP request) is measured separately on
-bare ``litellm.acompletion`` calls against the same server and subtracted to give the
-framework's share. Prints a markdown table; writes ``benchmarks/results/run_evals.json``.
+CPU per item is this process's CPU time over the run divided by items. Two more
+measurements split it: the framework's own CPU per item (the same run with the model
+call replaced by an in-process answer: no HTTP, no litellm) and litellm's client CPU per
+call (the scorers' exact requests replayed through bare ``litellm.acompletion``). Prints a markdown table; writes ``benchmarks/results/run_evals.json``.
 """
 
 from __future__ import annotations
@@ -22,11 +22,18 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import anyio
 
 from evals import run_evals
-from scorers import Judge, create_context_precision_scorer, create_context_recall_scorer
+from evals.testing import FakeLLMServer, FakeRequest, rule_based_judge
+from scorers import (
+    Judge,
+    JudgeCall,
+    create_context_precision_scorer,
+    create_context_recall_scorer,
+)
 from scorers._judge import _import_litellm
 from scorers._sync import run_sync
 
@@ -57,33 +64,81 @@ def make_items(n: int) -> list[dict]:
     return items
 
 
-def litellm_cpu_per_call(url: str, calls: int = 200) -> float:
-    """CPU seconds per bare litellm call (the judge client's own cost)."""
+def captured_requests(items: list[dict]) -> list[dict]:
+    """The exact request bodies the scorers send for a few items (an in-process server)."""
+    with FakeLLMServer() as server:
+        judge = Judge("openai/bench", api_base=server.url, api_key="sk-bench", cache=False)
+        scorers = [create_context_recall_scorer(judge), create_context_precision_scorer(judge)]
+        run_evals(items, scorers, progress=False)
+        return [request.body for request in server.requests]
+
+
+class InstantJudge(Judge):
+    """A judge whose model call is replaced by the rule-based fake answer, computed in
+    process with no HTTP and no litellm: what remains is scorekit's own work."""
+
+    async def chat(self, messages, *, step="chat", **extra):  # type: ignore[no-untyped-def]
+        body = {"messages": messages, **extra}
+        content = rule_based_judge(FakeRequest(body=body, headers={})).content or ""
+        usage = SimpleNamespace(prompt_tokens=100, completion_tokens=20)
+        message = SimpleNamespace(content=content, tool_calls=None)
+        response = SimpleNamespace(
+            choices=[SimpleNamespace(message=message)], usage=usage, _hidden_params={}
+        )
+        call = JudgeCall(
+            step=step,
+            model=self.model,
+            prompt_tokens=100,
+            completion_tokens=20,
+            attempts=1,
+            messages=messages,
+            response=content,
+        )
+        return response, call
+
+
+def framework_cpu_per_item(items: list[dict], bodies: list[dict]) -> float:
+    """CPU seconds per item of run_evals with `InstantJudge`, minus the rule-based
+    answers' own cost (measured on the scorers' captured requests)."""
+    judge = InstantJudge("openai/bench", cache=False)
+    scorers = [create_context_recall_scorer(judge), create_context_precision_scorer(judge)]
+    run_evals(items[:8], scorers, progress=False)
+    started = time.process_time()
+    run_evals(items, scorers, concurrency=32, progress=False)
+    total = time.process_time() - started
+    started = time.process_time()
+    for body in bodies * 20:
+        rule_based_judge(FakeRequest(body=body, headers={}))
+    answers = (time.process_time() - started) / (20 * len(bodies)) * 3  # 3 calls per item
+    return total / len(items) - answers
+
+
+def litellm_cpu_per_call(url: str, bodies: list[dict], calls: int = 300) -> float:
+    """CPU seconds per bare ``litellm.acompletion`` replaying the scorers' own requests
+    (same messages and response_format): the judge client's cost, not the framework's."""
     litellm = _import_litellm()
 
     async def main() -> float:
         limiter = anyio.CapacityLimiter(32)
 
-        async def one() -> None:
+        async def one(body: dict) -> None:
             async with limiter:
                 await litellm.acompletion(
                     model="openai/bench",
                     api_base=url,
                     api_key="sk-bench",
-                    messages=[{"role": "user", "content": "<answer>\nA b c.\n</answer>"}],
-                    response_format={
-                        "type": "json_schema",
-                        "json_schema": {"name": "Claims", "schema": {"type": "object"}},
-                    },
+                    messages=body["messages"],
+                    response_format=body.get("response_format"),
+                    temperature=body.get("temperature", 0.0),
                     num_retries=0,
                     max_retries=0,
                 )
 
-        await one()  # warm up
+        await one(bodies[0])  # warm up
         started = time.process_time()
         async with anyio.create_task_group() as tg:
-            for _ in range(calls):
-                tg.start_soon(one)
+            for i in range(calls):
+                tg.start_soon(one, bodies[i % len(bodies)])
         return (time.process_time() - started) / calls
 
     return run_sync(main)
@@ -91,7 +146,13 @@ def litellm_cpu_per_call(url: str, calls: int = 200) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--items", type=int, default=200)
+    parser.add_argument(
+        "--items",
+        type=int,
+        default=256,
+        help="default 256: a multiple of every concurrency, so the ideal "
+        "schedule is reachable (no partly filled last wave)",
+    )
     parser.add_argument("--latency", type=float, default=0.2)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[8, 32])
     args = parser.parse_args()
@@ -105,9 +166,11 @@ def main() -> None:
         assert proc.stdout is not None
         return proc, proc.stdout.readline().strip()
 
+    bodies = captured_requests(make_items(8))
+    framework = framework_cpu_per_item(make_items(args.items), bodies)
     fast, fast_url = start(0.0)
     try:
-        per_call = litellm_cpu_per_call(fast_url)
+        per_call = litellm_cpu_per_call(fast_url, bodies)
     finally:
         fast.kill()
 
@@ -139,7 +202,6 @@ def main() -> None:
                     )
                     / args.items,
                     "cpu_ms_per_item": cpu / args.items * 1000,
-                    "framework_cpu_ms_per_item": (cpu - calls * per_call) / args.items * 1000,
                     "scores": result.scores,
                 }
             )
@@ -151,17 +213,22 @@ def main() -> None:
         f"{args.latency} s (critical path {2 * args.latency:g} s per item)\n"
     )
     print(
-        "| concurrency | wall s | ideal s | wall / ideal | calls/item | tokens/item | "
-        "CPU ms/item | framework CPU ms/item |"
+        "| concurrency | wall s | ideal s | wall / ideal | calls/item | tokens/item | CPU ms/item |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(
             f"| {r['concurrency']} | {r['wall_s']:.2f} | {r['ideal_s']:.2f} | {r['ratio']:.3f} | "
             f"{r['calls_per_item']:.1f} | {r['tokens_per_item']:.0f} | "
-            f"{r['cpu_ms_per_item']:.2f} | {r['framework_cpu_ms_per_item']:.2f} |"
+            f"{r['cpu_ms_per_item']:.2f} |"
         )
-    print(f"\nlitellm client CPU per bare call (subtracted): {per_call * 1000:.2f} ms")
+    print(
+        f"\nframework CPU per item (scorekit's own work, judge excluded): {framework * 1000:.2f} ms"
+    )
+    print(
+        f"litellm client CPU per call (the scorers' requests replayed): "
+        f"{per_call * 1000:.2f} ms, {3 * per_call * 1000:.1f} ms per item"
+    )
     out = Path(__file__).parent / "results" / "run_evals.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(
@@ -170,6 +237,7 @@ def main() -> None:
                 "items": args.items,
                 "latency": args.latency,
                 "litellm_cpu_ms_per_call": per_call * 1000,
+                "framework_cpu_ms_per_item": framework * 1000,
                 "rows": rows,
                 "python": platform.python_version(),
             },
