@@ -7,7 +7,8 @@ the wall time with the ideal schedule: critical path per item × items / concurr
 
     python benchmarks/bench_run_evals.py [--items 200] [--latency 0.2] [--concurrency 8 32]
 
-CPU per item is this process's CPU time over the run divided by items. Two more
+CPU per item is the client side's CPU time over the run divided by items (this process
+plus, with ``--client-processes``, the judge's helper processes). Two more
 measurements split it: the framework's own CPU per item (the same run with the model
 call replaced by an in-process answer: no HTTP, no litellm) and litellm's client CPU per
 call (the scorers' exact requests replayed through bare ``litellm.acompletion``). Prints a markdown table; writes ``benchmarks/results/run_evals.json``.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -144,6 +146,19 @@ def litellm_cpu_per_call(url: str, bodies: list[dict], calls: int = 300) -> floa
     return run_sync(main)
 
 
+def helper_cpu(judge: Judge) -> float:
+    """CPU seconds used so far by the judge's helper processes (Linux /proc; 0 without)."""
+    transport = judge._transport
+    total = 0.0
+    for worker in transport._workers if transport else []:
+        try:
+            fields = Path(f"/proc/{worker.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -155,6 +170,12 @@ def main() -> None:
     )
     parser.add_argument("--latency", type=float, default=0.2)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[8, 32])
+    parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=0,
+        help="Judge(client_processes=N): litellm in N helper processes",
+    )
     args = parser.parse_args()
 
     def start(latency: float) -> tuple[subprocess.Popen[str], str]:
@@ -179,13 +200,20 @@ def main() -> None:
     try:
         items = make_items(args.items)
         for concurrency in args.concurrency:
-            judge = Judge("openai/bench", api_base=url, api_key="sk-bench", cache=False)
+            judge = Judge(
+                "openai/bench",
+                api_base=url,
+                api_key="sk-bench",
+                cache=False,
+                client_processes=args.client_processes,
+            )
             scorers = [create_context_recall_scorer(judge), create_context_precision_scorer(judge)]
             run_evals(items[:4], scorers, concurrency=4, progress=False)  # warm up
-            cpu0, wall0 = time.process_time(), time.perf_counter()
+            cpu0, wall0 = time.process_time() + helper_cpu(judge), time.perf_counter()
             result = run_evals(items, scorers, concurrency=concurrency, progress=False)
             wall = time.perf_counter() - wall0
-            cpu = time.process_time() - cpu0
+            cpu = time.process_time() + helper_cpu(judge) - cpu0
+            judge.close()
             calls = result.summary.model_calls
             assert result.summary.item_errors == 0, result.items[0].error
             critical_path = 2 * args.latency  # claims -> verdicts; precision runs alongside

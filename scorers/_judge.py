@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 
 from ._cache import JudgeCache, cache_key, open_cache
 from ._errors import ConfigError, JudgeAPIError, JudgeOutputError
+from ._transport import ProcessTransport
 from ._types import JudgeCall
 
 M = TypeVar("M", bound=BaseModel)
@@ -94,6 +95,9 @@ def extract_json(text: str) -> str:
 
 
 def _retry_after(exc: BaseException) -> float | None:
+    known = getattr(exc, "retry_after", None)  # a RemoteModelError from a helper process
+    if isinstance(known, (int, float)):
+        return float(known)
     response = getattr(exc, "response", None)
     headers = getattr(response, "headers", None) or getattr(exc, "litellm_response_headers", None)
     if not headers:
@@ -118,7 +122,9 @@ def _classify(exc: BaseException) -> tuple[bool, int | None]:
         return True, None
     status = getattr(exc, "status_code", None)
     status = status if isinstance(status, int) else None
-    name = type(exc).__name__
+    name = getattr(exc, "kind", None) or type(exc).__name__
+    if name == "TimeoutError":
+        return True, status
     if status in _FAIL_FAST_STATUS or name in ("AuthenticationError", "BadRequestError"):
         return False, status
     if "Timeout" in name or "Connection" in name or "RateLimit" in name:
@@ -170,6 +176,10 @@ class Judge:
         structured_output: ``"json_schema"`` (send the pydantic schema as
             ``response_format``), ``"json_object"`` or ``"none"`` (prompt only) for
             servers without schema support. The JSON shape is in the prompt either way.
+        client_processes: Run litellm in this many helper processes instead of this
+            one (0, the default: in process). litellm spends ~3-4 ms of CPU per call; at
+            high concurrency that, not the model, limits throughput. Retries, limiter,
+            cache and validation stay here; ``litellm_kwargs`` must then be JSON data.
         **litellm_kwargs: Passed through to ``litellm.acompletion``.
     """
 
@@ -191,6 +201,7 @@ class Judge:
         requests_per_minute: float | None = None,
         cache: bool | str | os.PathLike[str] | JudgeCache = True,
         structured_output: str = "json_schema",
+        client_processes: int = 0,
         **litellm_kwargs: Any,
     ):
         if not isinstance(model, str) or not model.strip():
@@ -201,6 +212,8 @@ class Judge:
             raise ConfigError("structured_output must be 'json_schema', 'json_object' or 'none'")
         if max_concurrency < 1:
             raise ConfigError("max_concurrency must be at least 1")
+        if client_processes < 0:
+            raise ConfigError("client_processes must be >= 0")
         if max_retries < 0 or timeout <= 0:
             raise ConfigError("max_retries must be >= 0 and timeout > 0")
         self.model = model
@@ -218,6 +231,10 @@ class Judge:
         self.requests_per_minute = requests_per_minute
         self.structured_output = structured_output
         self.litellm_kwargs = litellm_kwargs
+        self.client_processes = client_processes
+        self._transport: ProcessTransport | None = (
+            ProcessTransport(client_processes) if client_processes else None
+        )
         self.cache: JudgeCache | None = None
         if isinstance(cache, JudgeCache):
             self.cache = cache
@@ -239,6 +256,11 @@ class Judge:
 
     def __repr__(self) -> str:
         return f"Judge(model={self.model!r}, api_base={self.api_base!r})"
+
+    def close(self) -> None:
+        """Stop the helper processes of ``client_processes`` (they also stop at exit)."""
+        if self._transport is not None:
+            self._transport.close()
 
     def _loop_state(self) -> tuple[anyio.CapacityLimiter, _RateBucket | None]:
         loop = asyncio.get_running_loop()
@@ -410,7 +432,11 @@ class Judge:
         Raises:
             JudgeAPIError: If the provider refused the request or retries ran out.
         """
-        litellm = _import_litellm()
+        if self._transport is not None and not self._transport.started:
+            await anyio.to_thread.run_sync(self._transport.start)  # not timed: ~seconds
+        acompletion = (
+            self._transport.acompletion if self._transport else _import_litellm().acompletion
+        )
         limiter, bucket = self._loop_state()
         limiter = _run_limiter.get() or limiter
         kwargs = {**self._request_kwargs(), **extra}
@@ -423,7 +449,7 @@ class Judge:
                     if bucket is not None:
                         await bucket.wait()
                     with anyio.fail_after(self.timeout):
-                        response = await litellm.acompletion(
+                        response = await acompletion(
                             model=self.model,
                             messages=messages,
                             timeout=self.timeout,

@@ -1,0 +1,288 @@
+"""Model calls in helper processes: spread litellm's client CPU over several cores.
+
+litellm spends a few milliseconds of CPU on every call (building, sending, parsing and
+pricing it). At high concurrency that work, serialised on one event loop, becomes the
+bottleneck. ``Judge(client_processes=N)`` hands each single HTTP attempt to one of N
+helper processes (``python -m scorers._helper``), each running litellm on its own
+event loop; retries, the limiter, the cache and validation stay in the calling process.
+
+Requests and replies are JSON lines over the helpers' stdin/stdout, so nothing needs
+pickling and the caller's ``__main__`` is never re-imported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import IO, Any
+
+from ._errors import JudgeError
+
+
+class RemoteModelError(Exception):
+    """A model call that failed in a helper process, rebuilt for our retry logic.
+
+    Attributes:
+        kind: The class name of the original exception (e.g. ``"RateLimitError"``).
+        status_code: Its HTTP status, if any.
+        retry_after: Seconds the provider asked to wait, if it said.
+    """
+
+    def __init__(
+        self, kind: str, message: str, status_code: int | None, retry_after: float | None
+    ):
+        super().__init__(f"{kind}: {message}")
+        self.kind = kind
+        self.status_code = status_code
+        self.retry_after = retry_after
+
+
+def response_from_reply(reply: dict[str, Any]) -> Any:
+    """An object shaped like litellm's response, from a helper's JSON reply."""
+    tool_calls = [
+        SimpleNamespace(
+            id=call["id"],
+            function=SimpleNamespace(name=call["name"], arguments=call["arguments"]),
+        )
+        for call in reply.get("tool_calls") or []
+    ]
+    message = SimpleNamespace(content=reply.get("content"), tool_calls=tool_calls or None)
+    usage = SimpleNamespace(**reply.get("usage", {}))
+    return SimpleNamespace(
+        choices=[SimpleNamespace(message=message)],
+        usage=usage,
+        _hidden_params={"response_cost": reply.get("cost")},
+    )
+
+
+class _Worker:
+    """One helper process and the futures of its requests in flight."""
+
+    def __init__(self) -> None:
+        env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "scorers._helper"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+        )
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.stdin: IO[bytes] = self.proc.stdin
+        self.pending: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]]] = {}
+        self.lock = threading.Lock()
+        self.ready = threading.Event()
+        self.reader = threading.Thread(
+            target=self._read, args=(self.proc.stdout,), name="scorekit-transport", daemon=True
+        )
+        self.reader.start()
+
+    def _read(self, stdout: IO[bytes]) -> None:
+        for line in stdout:
+            reply = json.loads(line)
+            if reply.get("ready"):
+                self.ready.set()
+                continue
+            with self.lock:
+                entry = self.pending.pop(reply["id"], None)
+            if entry is not None:
+                loop, future = entry
+                loop.call_soon_threadsafe(_settle, future, reply)
+        self.ready.set()  # wake anyone waiting for a helper that died while starting
+        error = JudgeError("a scorekit model-call helper process exited")
+        with self.lock:
+            orphans, self.pending = list(self.pending.values()), {}
+        for loop, future in orphans:
+            loop.call_soon_threadsafe(_fail, future, error)
+
+    def send(self, message: dict[str, Any]) -> None:
+        data = (json.dumps(message) + "\n").encode()
+        with self.lock:
+            self.stdin.write(data)
+            self.stdin.flush()
+
+    def close(self) -> None:
+        try:
+            self.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def _settle(future: asyncio.Future[Any], reply: dict[str, Any]) -> None:
+    if not future.done():
+        future.set_result(reply)
+
+
+def _fail(future: asyncio.Future[Any], error: BaseException) -> None:
+    if not future.done():
+        future.set_exception(error)
+
+
+class ProcessTransport:
+    """Runs ``litellm.acompletion`` calls in ``processes`` helper processes.
+
+    Helpers start on first use and stop with `close` (or at interpreter exit).
+    """
+
+    def __init__(self, processes: int):
+        self.processes = processes
+        self._workers: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._next_id = 0
+
+    @property
+    def started(self) -> bool:
+        """Whether the helpers are up."""
+        return bool(self._workers)
+
+    def start(self) -> None:
+        """Start the helpers and wait until each has imported litellm (blocking; a few
+        seconds). Called before the first call, outside its timeout.
+
+        Raises:
+            JudgeError: If a helper does not come up.
+        """
+        with self._lock:
+            if self._workers:
+                return
+            workers = [_Worker() for _ in range(self.processes)]
+            for worker in workers:
+                if not worker.ready.wait(timeout=120) or worker.proc.poll() is not None:
+                    for other in workers:
+                        other.close()
+                    raise JudgeError("a scorekit model-call helper process failed to start")
+            self._workers = workers
+
+    def _pick(self) -> tuple[_Worker, int]:
+        """The least busy helper and a fresh request id."""
+        if not self._workers:
+            self.start()
+        with self._lock:
+            self._next_id += 1
+            return min(self._workers, key=lambda w: len(w.pending)), self._next_id
+
+    async def acompletion(self, **kwargs: Any) -> Any:
+        """One model call in a helper; returns a litellm-shaped response.
+
+        Raises:
+            RemoteModelError: The call failed in the helper (classified like litellm's).
+        """
+        worker, request_id = self._pick()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        with worker.lock:
+            worker.pending[request_id] = (loop, future)
+        worker.send({"id": request_id, "kwargs": kwargs})
+        try:
+            reply = await future
+        except BaseException:  # cancelled (e.g. our timeout): stop the call in the helper
+            with worker.lock:
+                in_flight = worker.pending.pop(request_id, None) is not None
+            if in_flight:
+                try:
+                    worker.send({"cancel": request_id})
+                except OSError:
+                    pass
+            raise
+        if not reply["ok"]:
+            raise RemoteModelError(
+                reply["kind"], reply["message"], reply.get("status"), reply.get("retry_after")
+            )
+        return response_from_reply(reply)
+
+    def close(self) -> None:
+        """Stop the helper processes."""
+        with self._lock:
+            workers, self._workers = self._workers, []
+        for worker in workers:
+            worker.close()
+
+
+# --- the helper process -------------------------------------------------------------------
+
+
+def _reply_for(request_id: int, response: Any) -> dict[str, Any]:
+    message = response.choices[0].message
+    usage = getattr(response, "usage", None)
+    hidden = getattr(response, "_hidden_params", None) or {}
+    cost = hidden.get("response_cost")
+    return {
+        "id": request_id,
+        "ok": True,
+        "content": message.content,
+        "tool_calls": [
+            {"id": c.id, "name": c.function.name, "arguments": c.function.arguments}
+            for c in (getattr(message, "tool_calls", None) or [])
+        ],
+        "usage": {
+            "prompt_tokens": int(getattr(usage, "prompt_tokens", 0) or 0),
+            "completion_tokens": int(getattr(usage, "completion_tokens", 0) or 0),
+        },
+        "cost": cost if isinstance(cost, (int, float)) else None,
+    }
+
+
+def _error_for(request_id: int, exc: BaseException, retry_after: Callable[..., Any]) -> dict[str, Any]:
+    status = getattr(exc, "status_code", None)
+    return {
+        "id": request_id,
+        "ok": False,
+        "kind": "TimeoutError" if isinstance(exc, TimeoutError) else type(exc).__name__,
+        "message": str(exc)[:500],
+        "status": status if isinstance(status, int) else None,
+        "retry_after": retry_after(exc),
+    }
+
+
+async def _serve() -> None:
+    from ._judge import _import_litellm, _retry_after
+
+    litellm = _import_litellm()
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=2**26)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    out = sys.stdout.buffer
+    tasks: dict[int, asyncio.Task[None]] = {}
+
+    def write(reply: dict[str, Any]) -> None:
+        out.write((json.dumps(reply) + "\n").encode())
+        out.flush()
+
+    write({"ready": True})
+
+    async def call(request_id: int, kwargs: dict[str, Any]) -> None:
+        try:
+            response = await litellm.acompletion(**kwargs)
+            write(_reply_for(request_id, response))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            write(_error_for(request_id, exc, _retry_after))
+        finally:
+            tasks.pop(request_id, None)
+
+    while line := await reader.readline():
+        message = json.loads(line)
+        if "cancel" in message:
+            task = tasks.pop(message["cancel"], None)
+            if task is not None:
+                task.cancel()
+            continue
+        tasks[message["id"]] = loop.create_task(call(message["id"], message["kwargs"]))
+    for task in list(tasks.values()):
+        task.cancel()
+
+
+def main() -> None:
+    """Entry point of a helper process: serve until stdin closes."""
+    asyncio.run(_serve())
+

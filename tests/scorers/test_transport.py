@@ -1,0 +1,81 @@
+"""Judge(client_processes=N): model calls in helper processes, through real HTTP."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals import Agent
+from evals.testing import FakeLLMServer, FakeResponse, Fault, rule_based_judge
+from scorers import ConfigError, Judge, JudgeAPIError, create_context_recall_scorer
+
+CONTEXT = ["Albert Einstein was born on 14 March 1879 in Ulm."]
+
+
+@pytest.fixture(scope="module")
+def server():
+    with FakeLLMServer() as fake:
+        yield fake
+
+
+@pytest.fixture(scope="module")
+def judge(server):
+    helper_judge = Judge(
+        "openai/fake",
+        api_base=server.url,
+        api_key="sk-test",
+        cache=False,
+        client_processes=1,
+        retry_backoff=0.01,
+        timeout=2,
+        max_retries=1,
+    )
+    yield helper_judge
+    helper_judge.close()
+
+
+@pytest.fixture(autouse=True)
+def _fresh(server):
+    server.reset()
+    server.handler = rule_based_judge
+
+
+def test_scores_retries_and_fast_failures_through_a_helper(server, judge):
+    scorer = create_context_recall_scorer(judge, {"context": CONTEXT})
+    result = scorer.run(ground_truth="Einstein was born in Ulm. He liked sailing.")
+    assert result.score == 0.5 and [c.attempts for c in result.judge_calls] == [1, 1]
+    assert result.judge_calls[0].prompt_tokens > 0
+    server.script(Fault.rate_limit(retry_after=0.05))
+    result = scorer.run(ground_truth="Einstein was born in Ulm.")
+    assert result.score == 1.0 and result.judge_calls[0].attempts == 2
+    server.handler = lambda request: Fault.unauthorized()
+    with pytest.raises(JudgeAPIError, match="status 401") as info:
+        scorer.run(ground_truth="Einstein was born in Ulm.")
+    assert info.value.status_code == 401
+
+
+def test_a_timed_out_call_is_cancelled_and_the_helper_keeps_serving(server, judge):
+    server.script(Fault.hang(30), Fault.hang(30))
+    scorer = create_context_recall_scorer(judge, {"context": CONTEXT})
+    with pytest.raises(JudgeAPIError, match="after 2 attempts"):
+        scorer.run(ground_truth="Einstein was born in Ulm.")
+    assert scorer.run(ground_truth="Einstein was born in Ulm.").score == 1.0
+
+
+def test_agent_tool_calls_through_a_helper(server, judge):
+    def answer(request):
+        if request.messages[-1]["role"] == "user":
+            return FakeResponse(tool_calls=[{"name": "lookup", "arguments": {"key": "ulm"}}])
+        return FakeResponse(content="Found: " + request.messages[-1]["content"])
+
+    def lookup(key: str) -> str:
+        """Look a key up."""
+        return f"value of {key}"
+
+    server.handler = answer
+    output = Agent("a", judge, tools=[lookup]).generate("find ulm")
+    assert output.text == "Found: value of ulm" and output.steps == 2
+
+
+def test_bad_client_processes():
+    with pytest.raises(ConfigError, match="client_processes"):
+        Judge("openai/x", client_processes=-1)
