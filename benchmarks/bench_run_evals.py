@@ -173,8 +173,9 @@ def main() -> None:
     parser.add_argument(
         "--client-processes",
         type=int,
-        default=0,
-        help="Judge(client_processes=N): litellm in N helper processes",
+        nargs="+",
+        default=[0, 4],
+        help="Judge(client_processes=N) settings to run (0: litellm in this process)",
     )
     args = parser.parse_args()
 
@@ -199,13 +200,15 @@ def main() -> None:
     rows = []
     try:
         items = make_items(args.items)
-        for concurrency in args.concurrency:
+        for processes, concurrency in [
+            (p, c) for p in args.client_processes for c in args.concurrency
+        ]:
             judge = Judge(
                 "openai/bench",
                 api_base=url,
                 api_key="sk-bench",
                 cache=False,
-                client_processes=args.client_processes,
+                client_processes=processes,
             )
             scorers = [create_context_recall_scorer(judge), create_context_precision_scorer(judge)]
             run_evals(items[:4], scorers, concurrency=4, progress=False)  # warm up
@@ -220,6 +223,7 @@ def main() -> None:
             ideal = critical_path * args.items / concurrency
             rows.append(
                 {
+                    "client_processes": processes,
                     "concurrency": concurrency,
                     "wall_s": wall,
                     "ideal_s": ideal,
@@ -241,12 +245,13 @@ def main() -> None:
         f"{args.latency} s (critical path {2 * args.latency:g} s per item)\n"
     )
     print(
-        "| concurrency | wall s | ideal s | wall / ideal | calls/item | tokens/item | CPU ms/item |"
+        "| client_processes | concurrency | wall s | ideal s | wall / ideal | calls/item | "
+        "tokens/item | CPU ms/item |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(
-            f"| {r['concurrency']} | {r['wall_s']:.2f} | {r['ideal_s']:.2f} | {r['ratio']:.3f} | "
+            f"| {r['client_processes']} | {r['concurrency']} | {r['wall_s']:.2f} | {r['ideal_s']:.2f} | {r['ratio']:.3f} | "
             f"{r['calls_per_item']:.1f} | {r['tokens_per_item']:.0f} | "
             f"{r['cpu_ms_per_item']:.2f} |"
         )
