@@ -15,7 +15,7 @@ from ._agent import (
     Tool,
 )
 from ._data import EvalItem, load_dataset
-from ._report import RunComparison, RunSummary, ScorerDelta, ScorerSummary, mean_ci
+from ._report import CallTotals, RunComparison, RunSummary, ScorerDelta, ScorerSummary, mean_ci
 from ._runner import (
     EvalResult,
     ItemError,
@@ -32,6 +32,7 @@ from ._runner import (
 __all__ = [
     "Agent",
     "AgentOutput",
+    "CallTotals",
     "DatasetError",
     "EvalItem",
     "EvalResult",

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, Field
 
 if TYPE_CHECKING:
+    from scorers import JudgeCall
+
     from ._runner import ItemResult
 
 # two-sided 95% Student t critical values for 1..30 degrees of freedom
@@ -69,8 +71,45 @@ def mean_ci(values: Sequence[float]) -> tuple[float | None, float | None, float 
     return mean, mean - half, mean + half
 
 
-class ScorerSummary(BaseModel):
-    """Aggregate of one scorer over a run.
+class CallTotals(BaseModel):
+    """Model calls and what they used.
+
+    Attributes:
+        model_calls: Model calls made in this invocation (cache hits excluded; items
+            taken from an earlier results file made none).
+        cached_calls: Scorer calls answered from the cache.
+        prompt_tokens: Prompt tokens of those calls.
+        completion_tokens: Completion tokens.
+        cost: USD when every call's cost is known, else None.
+    """
+
+    model_calls: int = 0
+    cached_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = 0.0
+
+    def add(self, call: JudgeCall) -> None:
+        """Count one call."""
+        if call.cached:
+            self.cached_calls += 1
+            return
+        self.model_calls += 1
+        self.prompt_tokens += call.prompt_tokens
+        self.completion_tokens += call.completion_tokens
+        self.cost = _add_cost(self.cost, call.cost)
+
+    def merge(self, other: CallTotals) -> None:
+        """Add ``other``'s totals to these."""
+        self.model_calls += other.model_calls
+        self.cached_calls += other.cached_calls
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+        self.cost = _add_cost(self.cost, other.cost)
+
+
+class ScorerSummary(CallTotals):
+    """Aggregate of one scorer over a run (plus its `CallTotals`).
 
     Attributes:
         mean: Mean score over items with ``status == "scored"`` (None if there are none).
@@ -79,11 +118,6 @@ class ScorerSummary(BaseModel):
         n_scored: Items scored.
         n_skipped: Items the scorer did not apply to (e.g. no ground truth).
         n_error: Items where the scorer failed.
-        model_calls: Model calls made (cache hits excluded).
-        cached_calls: Calls answered from the cache.
-        prompt_tokens: Prompt tokens of those calls.
-        completion_tokens: Completion tokens.
-        cost: USD when every call's cost is known, else None.
     """
 
     mean: float | None = None
@@ -92,27 +126,16 @@ class ScorerSummary(BaseModel):
     n_scored: int = 0
     n_skipped: int = 0
     n_error: int = 0
-    model_calls: int = 0
-    cached_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost: float | None = 0.0
 
 
-class RunSummary(BaseModel):
-    """Aggregate of a whole run.
+class RunSummary(CallTotals):
+    """Aggregate of a whole run (plus `CallTotals` over scorers and the target agent).
 
     Attributes:
         scorers: Per-scorer summaries, keyed by scorer id.
         items: Items in the run (resumed ones included).
         item_errors: Items with a target, scorer or timeout error.
         resumed_items: Items taken from an earlier results file instead of re-run.
-        model_calls: Model calls made by scorers and the target agent in this invocation
-            (items taken from an earlier results file made none).
-        cached_calls: Scorer calls answered from the cache.
-        prompt_tokens: Prompt tokens in all.
-        completion_tokens: Completion tokens in all.
-        cost: USD when every call's cost is known, else None.
         wall_time_s: Wall time of this invocation.
     """
 
@@ -120,11 +143,6 @@ class RunSummary(BaseModel):
     items: int = 0
     item_errors: int = 0
     resumed_items: int = 0
-    model_calls: int = 0
-    cached_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost: float | None = 0.0
     wall_time_s: float = 0.0
 
 
@@ -151,10 +169,7 @@ def summarize(
             summary.item_errors += 1
         fresh = item.item.id not in resumed
         for call in item.target_calls if fresh else ():
-            summary.model_calls += 1
-            summary.prompt_tokens += call.prompt_tokens
-            summary.completion_tokens += call.completion_tokens
-            summary.cost = _add_cost(summary.cost, call.cost)
+            summary.add(call)
         for sid, result in item.scorer_results.items():
             s = per.setdefault(sid, ScorerSummary())
             if result.status == "scored":
@@ -165,20 +180,10 @@ def summarize(
             else:
                 s.n_error += 1
             for call in result.judge_calls if fresh else ():
-                if call.cached:
-                    s.cached_calls += 1
-                    continue
-                s.model_calls += 1
-                s.prompt_tokens += call.prompt_tokens
-                s.completion_tokens += call.completion_tokens
-                s.cost = _add_cost(s.cost, call.cost)
+                s.add(call)
     for sid, s in per.items():
         s.mean, s.ci_low, s.ci_high = mean_ci(scores.get(sid, []))
-        summary.model_calls += s.model_calls
-        summary.cached_calls += s.cached_calls
-        summary.prompt_tokens += s.prompt_tokens
-        summary.completion_tokens += s.completion_tokens
-        summary.cost = _add_cost(summary.cost, s.cost)
+        summary.merge(s)
     summary.scorers = per
     return summary
 
