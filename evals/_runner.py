@@ -135,7 +135,6 @@ class ItemFailedError(ScorekitError):
         self.item_result = item_result
 
 
-Target = Callable[[Any], Any]
 ItemHook = Callable[[ItemResult], "Awaitable[None] | None"]
 
 

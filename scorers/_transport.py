@@ -34,9 +34,7 @@ class RemoteModelError(Exception):
         retry_after: Seconds the provider asked to wait, if it said.
     """
 
-    def __init__(
-        self, kind: str, message: str, status_code: int | None, retry_after: float | None
-    ):
+    def __init__(self, kind: str, message: str, status_code: int | None, retry_after: float | None):
         super().__init__(f"{kind}: {message}")
         self.kind = kind
         self.status_code = status_code
@@ -231,7 +229,9 @@ def _reply_for(request_id: int, response: Any) -> dict[str, Any]:
     }
 
 
-def _error_for(request_id: int, exc: BaseException, retry_after: Callable[..., Any]) -> dict[str, Any]:
+def _error_for(
+    request_id: int, exc: BaseException, retry_after: Callable[..., Any]
+) -> dict[str, Any]:
     status = getattr(exc, "status_code", None)
     return {
         "id": request_id,
@@ -285,4 +285,3 @@ async def _serve() -> None:
 def main() -> None:
     """Entry point of a helper process: serve until stdin closes."""
     asyncio.run(_serve())
-

@@ -42,9 +42,6 @@ class Chunk(BaseModel):
         return str(value)
 
 
-ChunkLike = str | Chunk | Mapping[str, Any]
-
-
 def to_chunk(value: Any) -> Chunk:
     """Turn a string, dict or `Chunk` into a `Chunk`.
 
@@ -167,9 +164,6 @@ class ScorerRun(BaseModel):
     reference_context_ids: ReferenceIds = None
     request_context: dict[str, Any] = Field(default_factory=dict)
     run_id: str | None = None
-
-
-Step = Literal["preprocess", "analyze", "generate_score", "generate_reason"]
 
 
 class JudgeCall(BaseModel):

@@ -33,7 +33,11 @@ from ._pipeline import Scorer
 from ._sync import run_sync
 from ._types import ScoreResult
 from .prebuilt._ids import create_id_context_precision_scorer, create_id_context_recall_scorer
-from .prebuilt._precision import create_context_precision_scorer, create_context_utilization_scorer
+from .prebuilt._precision import (
+    create_context_precision_scorer,
+    create_context_utilization_scorer,
+    precision_sum,
+)
 from .prebuilt._recall import create_context_recall_scorer
 from .prebuilt._similarity import (
     create_non_llm_context_precision_scorer,
@@ -158,11 +162,7 @@ def llm_factory(model: str, client: Any = None, **kwargs: Any) -> Judge:
 
 def ragas_average_precision(relevant: Sequence[bool]) -> float:
     """Average precision as Ragas computes it: divided by (relevant + 1e-10)."""
-    hits, total = 0, 0.0
-    for rank, is_relevant in enumerate(relevant, start=1):
-        if is_relevant:
-            hits += 1
-            total += hits / rank
+    total, hits = precision_sum(relevant)
     return total / (hits + RAGAS_EPSILON)
 
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .._context import ContextOptions, resolve_context
 from .._errors import ConfigError
+from .._messages import final_text
 from .._pipeline import NotScorable, StepResults, not_scorable
 from .._types import Chunk, ScorerRun
 
@@ -160,8 +161,6 @@ def context_step(options: ContextOptions, needs: str, what: str) -> Any:
     async def context(run: ScorerRun, results: StepResults) -> list[Chunk] | NotScorable:
         value = getattr(run, needs)
         if needs == "output":
-            from .._messages import final_text
-
             value = final_text(value)
         if value is None or (isinstance(value, str) and not value.strip()):
             return not_scorable(

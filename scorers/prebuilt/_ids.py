@@ -12,6 +12,7 @@ from .._errors import ConfigError
 from .._pipeline import Scorer, StepResults, create_scorer, not_scorable
 from .._types import Chunk, ScorerRun
 from ._common import ScaleOptions, parse_options
+from ._precision import precision_sum
 
 
 class IDContextOptions(ContextOptions, ScaleOptions):
@@ -100,11 +101,7 @@ def reciprocal_rank(ranked: list[str], grades: dict[str, float]) -> float:
 
 def average_precision_all(ranked: list[str], grades: dict[str, float]) -> float:
     """trec_eval ``map`` (per query): Σ P@rank over relevant retrieved / all relevant."""
-    hits, total = 0, 0.0
-    for rank, rel in enumerate(_rels(ranked, grades), start=1):
-        if rel:
-            hits += 1
-            total += hits / rank
+    total, _ = precision_sum(_rels(ranked, grades))
     return total / _num_rel(grades)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import anyio
@@ -41,17 +41,24 @@ class ContextPrecisionOptions(ContextOptions, ScaleOptions):
     llm_reason: bool = False
 
 
-def average_precision(relevant: Sequence[bool]) -> float:
-    """``Σ_k P@k·v_k / Σ_k v_k`` over a ranked relevance list; 0 when nothing is relevant.
-
-    Example: ``[True, False, True]`` gives ``(1 + 2/3) / 2``.
-    """
+def precision_sum(relevant: Iterable[bool]) -> tuple[float, int]:
+    """``(Σ_k P@k·v_k, Σ_k v_k)`` over a ranked relevance list: the two halves of every
+    average-precision variant (native, trec_eval's ``map``, Ragas')."""
     hits = 0
     total = 0.0
     for rank, is_relevant in enumerate(relevant, start=1):
         if is_relevant:
             hits += 1
             total += hits / rank
+    return total, hits
+
+
+def average_precision(relevant: Sequence[bool]) -> float:
+    """``Σ_k P@k·v_k / Σ_k v_k`` over a ranked relevance list; 0 when nothing is relevant.
+
+    Example: ``[True, False, True]`` gives ``(1 + 2/3) / 2``.
+    """
+    total, hits = precision_sum(relevant)
     return total / hits if hits else 0.0
 
 
