@@ -302,6 +302,7 @@ class _HTTPHandler(BaseHTTPRequestHandler):
         self._send(200, {"object": "list", "data": [{"id": "fake", "object": "model"}]}, {})
 
     def do_POST(self) -> None:
+        arrived = time.monotonic()
         fake = self.server.fake
         length = int(self.headers.get("Content-Length") or 0)
         try:
@@ -314,7 +315,9 @@ class _HTTPHandler(BaseHTTPRequestHandler):
             return
         request = FakeRequest(body=body, headers={k.lower(): v for k, v in self.headers.items()})
         response = fake._answer(request)
-        wait = fake.latency + response.delay
+        # latency counts from the request's arrival, so the fake's own parsing and
+        # judging (slower when many requests arrive together) stays inside it
+        wait = fake.latency - (time.monotonic() - arrived) + response.delay
         if wait > 0 and fake._stopping.wait(wait):
             return
         if response.status != 200:
@@ -378,7 +381,8 @@ class FakeLLMServer:
     Args:
         handler: ``fn(FakeRequest) -> FakeResponse | str | dict``; a str is the content, a
             dict is sent as JSON content. Defaults to `rule_based_judge`.
-        latency: Seconds added to every answer.
+        latency: Seconds from a request's arrival to its answer (the fake's own work
+            counts inside it, as a remote judge's does).
 
     Attributes:
         requests: Every request received, in order.

@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 import anyio
 from anyio.from_thread import BlockingPortal
 
+from ._executor import install as install_inline_setup
+
 T = TypeVar("T")
 
 _lock = threading.Lock()
@@ -30,6 +32,7 @@ def _start_portal() -> BlockingPortal:
     box: list[BlockingPortal] = []
 
     async def serve() -> None:
+        install_inline_setup()
         async with BlockingPortal() as portal:
             box.append(portal)
             ready.set()

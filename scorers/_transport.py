@@ -13,6 +13,7 @@ pickling and the caller's ``__main__`` is never re-imported.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import subprocess
@@ -23,6 +24,7 @@ from types import SimpleNamespace
 from typing import IO, Any
 
 from ._errors import JudgeError
+from ._executor import install as install_inline_setup
 
 
 class RemoteModelError(Exception):
@@ -247,6 +249,8 @@ async def _serve() -> None:
     from ._judge import _import_litellm, _retry_after
 
     litellm = _import_litellm()
+    gc.freeze()  # litellm's import: ~400k objects no collection needs to scan again
+    install_inline_setup()
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=2**26)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
