@@ -5,13 +5,16 @@ call) scorers over N items against `FakeLLMServer` in a separate process (so its
 is not counted) with a fixed latency per call, at several concurrencies, and compares
 the wall time with the ideal schedule: critical path per item × items / concurrency.
 
-    python benchmarks/bench_run_evals.py [--items 200] [--latency 0.2] [--concurrency 8 32]
+    python benchmarks/bench_run_evals.py [--items 256] [--latency 0.2 0.5]
+        [--concurrency 8 32] [--client-processes 0 4] [--repeat 3] [--unpriced]
 
 CPU per item is the client side's CPU time over the run divided by items (this process
 plus, with ``--client-processes``, the judge's helper processes). Two more
 measurements split it: the framework's own CPU per item (the same run with the model
 call replaced by an in-process answer: no HTTP, no litellm) and litellm's client CPU per
-call (the scorers' exact requests replayed through bare ``litellm.acompletion``). Prints a markdown table; writes ``benchmarks/results/run_evals.json``.
+call (the scorers' exact requests replayed through bare ``litellm.acompletion``).
+Prints a markdown table; writes ``benchmarks/results/run_evals.json`` (or
+``run_evals_unpriced.json``).
 """
 
 from __future__ import annotations
@@ -115,7 +118,7 @@ def framework_cpu_per_item(items: list[dict], bodies: list[dict]) -> float:
     return total / len(items) - answers
 
 
-def litellm_cpu_per_call(url: str, bodies: list[dict], calls: int = 300) -> float:
+def litellm_cpu_per_call(url: str, bodies: list[dict], priced: bool, calls: int = 300) -> float:
     """CPU seconds per bare ``litellm.acompletion`` replaying the scorers' own requests
     (same messages and response_format): the judge client's cost, not the framework's."""
     litellm = _import_litellm()
@@ -134,6 +137,7 @@ def litellm_cpu_per_call(url: str, bodies: list[dict], calls: int = 300) -> floa
                     temperature=body.get("temperature", 0.0),
                     num_retries=0,
                     max_retries=0,
+                    **(PRICE if priced else {}),
                 )
 
         await one(bodies[0])  # warm up
@@ -159,6 +163,52 @@ def helper_cpu(judge: Judge) -> float:
     return total
 
 
+# the judge's declared price (gpt-4o-mini's list price). litellm prices every response
+# while logging it; for a model missing from its price map it first searches name
+# generalisations, ~0.3 ms more CPU per call. Any hosted judge is in the map; a local one
+# can declare its price like this. --unpriced shows the other path.
+PRICE = {"input_cost_per_token": 1.5e-7, "output_cost_per_token": 6e-7}
+
+
+def start_server(latency: float) -> tuple[subprocess.Popen[str], str]:
+    """`FakeLLMServer` in its own process (its CPU is not the client's)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "evals.testing", "--latency", str(latency)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    return proc, proc.stdout.readline().strip()
+
+
+def measure(
+    url: str, items: list[dict], processes: int, concurrency: int, repeat: int, priced: bool
+) -> list[dict]:
+    """``repeat`` timed runs of one configuration (after a warm-up run)."""
+    judge = Judge(
+        "openai/bench",
+        api_base=url,
+        api_key="sk-bench",
+        cache=False,
+        client_processes=processes,
+        **(PRICE if priced else {}),
+    )
+    scorers = [create_context_recall_scorer(judge), create_context_precision_scorer(judge)]
+    run_evals(items[:4], scorers, concurrency=4, progress=False)  # warm up
+    runs = []
+    for _ in range(repeat):
+        cpu0, wall0 = time.process_time() + helper_cpu(judge), time.perf_counter()
+        result = run_evals(items, scorers, concurrency=concurrency, progress=False)
+        wall = time.perf_counter() - wall0
+        cpu = time.process_time() + helper_cpu(judge) - cpu0
+        assert result.summary.item_errors == 0, result.items[0].error
+        runs.append(
+            {"wall_s": wall, "cpu_s": cpu, "summary": result.summary, "scores": result.scores}
+        )
+    judge.close()
+    return runs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -168,7 +218,7 @@ def main() -> None:
         help="default 256: a multiple of every concurrency, so the ideal "
         "schedule is reachable (no partly filled last wave)",
     )
-    parser.add_argument("--latency", type=float, default=0.2)
+    parser.add_argument("--latency", type=float, nargs="+", default=[0.2, 0.5])
     parser.add_argument("--concurrency", type=int, nargs="+", default=[8, 32])
     parser.add_argument(
         "--client-processes",
@@ -177,81 +227,75 @@ def main() -> None:
         default=[0, 4],
         help="Judge(client_processes=N) settings to run (0: litellm in this process)",
     )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="timed runs per row; the row shows the median"
+    )
+    parser.add_argument(
+        "--unpriced",
+        action="store_true",
+        help="do not declare the judge's price (litellm's slower unknown-model path)",
+    )
     args = parser.parse_args()
-
-    def start(latency: float) -> tuple[subprocess.Popen[str], str]:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "evals.testing", "--latency", str(latency)],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert proc.stdout is not None
-        return proc, proc.stdout.readline().strip()
 
     bodies = captured_requests(make_items(8))
     framework = framework_cpu_per_item(make_items(args.items), bodies)
-    fast, fast_url = start(0.0)
+    fast, fast_url = start_server(0.0)
     try:
-        per_call = litellm_cpu_per_call(fast_url, bodies)
+        per_call = litellm_cpu_per_call(fast_url, bodies, not args.unpriced)
     finally:
         fast.kill()
 
-    server, url = start(args.latency)
+    items = make_items(args.items)
     rows = []
-    try:
-        items = make_items(args.items)
-        for processes, concurrency in [
-            (p, c) for p in args.client_processes for c in args.concurrency
-        ]:
-            judge = Judge(
-                "openai/bench",
-                api_base=url,
-                api_key="sk-bench",
-                cache=False,
-                client_processes=processes,
-            )
-            scorers = [create_context_recall_scorer(judge), create_context_precision_scorer(judge)]
-            run_evals(items[:4], scorers, concurrency=4, progress=False)  # warm up
-            cpu0, wall0 = time.process_time() + helper_cpu(judge), time.perf_counter()
-            result = run_evals(items, scorers, concurrency=concurrency, progress=False)
-            wall = time.perf_counter() - wall0
-            cpu = time.process_time() + helper_cpu(judge) - cpu0
-            judge.close()
-            calls = result.summary.model_calls
-            assert result.summary.item_errors == 0, result.items[0].error
-            critical_path = 2 * args.latency  # claims -> verdicts; precision runs alongside
-            ideal = critical_path * args.items / concurrency
-            rows.append(
-                {
-                    "client_processes": processes,
-                    "concurrency": concurrency,
-                    "wall_s": wall,
-                    "ideal_s": ideal,
-                    "ratio": wall / ideal,
-                    "calls_per_item": calls / args.items,
-                    "tokens_per_item": (
-                        result.summary.prompt_tokens + result.summary.completion_tokens
+    for latency in args.latency:
+        server, url = start_server(latency)
+        try:
+            for processes in args.client_processes:
+                for concurrency in args.concurrency:
+                    runs = measure(
+                        url, items, processes, concurrency, args.repeat, not args.unpriced
                     )
-                    / args.items,
-                    "cpu_ms_per_item": cpu / args.items * 1000,
-                    "scores": result.scores,
-                }
-            )
-    finally:
-        server.kill()
+                    walls = sorted(run["wall_s"] for run in runs)
+                    median = runs[[run["wall_s"] for run in runs].index(walls[len(walls) // 2])]
+                    summary = median["summary"]
+                    ideal = 2 * latency * args.items / concurrency  # claims -> verdicts
+                    rows.append(
+                        {
+                            "latency": latency,
+                            "client_processes": processes,
+                            "concurrency": concurrency,
+                            "wall_s": median["wall_s"],
+                            "wall_s_runs": [run["wall_s"] for run in runs],
+                            "ideal_s": ideal,
+                            "ratio": median["wall_s"] / ideal,
+                            "ratio_range": [walls[0] / ideal, walls[-1] / ideal],
+                            "calls_per_item": summary.model_calls / args.items,
+                            "tokens_per_item": (summary.prompt_tokens + summary.completion_tokens)
+                            / args.items,
+                            "cost_per_item": None
+                            if summary.cost is None
+                            else summary.cost / args.items,
+                            "cpu_ms_per_item": median["cpu_s"] / args.items * 1000,
+                            "scores": median["scores"],
+                        }
+                    )
+        finally:
+            server.kill()
 
     print(
-        f"{args.items} items, context-recall + context-precision, judge latency "
-        f"{args.latency} s (critical path {2 * args.latency:g} s per item)\n"
+        f"{args.items} items, context-recall + context-precision, median of {args.repeat} runs "
+        f"(range in brackets), judge {'unpriced' if args.unpriced else 'priced'}\n"
     )
     print(
-        "| client_processes | concurrency | wall s | ideal s | wall / ideal | calls/item | "
-        "tokens/item | CPU ms/item |"
+        "| latency | client_processes | concurrency | wall s | ideal s | wall / ideal | "
+        "calls/item | tokens/item | CPU ms/item |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
+        low, high = r["ratio_range"]
         print(
-            f"| {r['client_processes']} | {r['concurrency']} | {r['wall_s']:.2f} | {r['ideal_s']:.2f} | {r['ratio']:.3f} | "
+            f"| {r['latency']:g} s | {r['client_processes']} | {r['concurrency']} | "
+            f"{r['wall_s']:.2f} | {r['ideal_s']:.2f} | {r['ratio']:.3f} [{low:.3f}–{high:.3f}] | "
             f"{r['calls_per_item']:.1f} | {r['tokens_per_item']:.0f} | "
             f"{r['cpu_ms_per_item']:.2f} |"
         )
@@ -262,17 +306,20 @@ def main() -> None:
         f"litellm client CPU per call (the scorers' requests replayed): "
         f"{per_call * 1000:.2f} ms, {3 * per_call * 1000:.1f} ms per item"
     )
-    out = Path(__file__).parent / "results" / "run_evals.json"
+    name = "run_evals_unpriced.json" if args.unpriced else "run_evals.json"
+    out = Path(__file__).parent / "results" / name
     out.parent.mkdir(exist_ok=True)
     out.write_text(
         json.dumps(
             {
                 "items": args.items,
-                "latency": args.latency,
+                "repeat": args.repeat,
+                "priced": not args.unpriced,
                 "litellm_cpu_ms_per_call": per_call * 1000,
                 "framework_cpu_ms_per_item": framework * 1000,
                 "rows": rows,
                 "python": platform.python_version(),
+                "cpus": os.cpu_count(),
             },
             indent=2,
         )

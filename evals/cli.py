@@ -21,7 +21,12 @@ def _judge(args: argparse.Namespace) -> Judge | None:
     if not model:
         return None
     api_base = args.api_base or os.environ.get("SCOREKIT_API_BASE")
-    return Judge(model, api_base=api_base, cache=not args.no_cache)
+    return Judge(
+        model,
+        api_base=api_base,
+        cache=not args.no_cache,
+        client_processes=args.client_processes,
+    )
 
 
 def _thresholds(values: Sequence[str], flag: str = "--threshold") -> dict[str, float]:
@@ -91,6 +96,13 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--no-cache", action="store_true", help="do not use the judge cache")
+    parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run the judge's litellm client in N helper processes (for high --concurrency)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -171,29 +183,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ._runner import run_evals
 
         judge = _judge(args)
-        common = {
-            "concurrency": args.concurrency,
-            "results_path": args.out,
-            "resume": args.resume,
-            "thresholds": _thresholds(args.threshold),
-            "progress": False if args.no_progress else None,
-        }
-        if args.command == "demo":
-            from . import quickstart
+        try:
+            common = {
+                "concurrency": args.concurrency,
+                "results_path": args.out,
+                "resume": args.resume,
+                "thresholds": _thresholds(args.threshold),
+                "progress": False if args.no_progress else None,
+            }
+            if args.command == "demo":
+                from . import quickstart
 
-            if judge is None:
-                print(
-                    "scorekit demo: BM25 over the embedded corpus, model-free scorers "
-                    "(add --model to include the LLM scorers)\n",
-                    file=sys.stderr,
-                )
-            result = quickstart.run(judge, **common)
+                if judge is None:
+                    print(
+                        "scorekit demo: BM25 over the embedded corpus, model-free scorers "
+                        "(add --model to include the LLM scorers)\n",
+                        file=sys.stderr,
+                    )
+                result = quickstart.run(judge, **common)
+                return _report(result, args.format)
+
+            wanted = [s.strip() for value in args.scorer for s in value.split(",") if s.strip()]
+            chosen = [scorer_by_id(sid, judge) for sid in wanted]
+            result = run_evals(args.data, chosen, _load_target(args.target), **common)
             return _report(result, args.format)
-
-        wanted = [s.strip() for value in args.scorer for s in value.split(",") if s.strip()]
-        chosen = [scorer_by_id(sid, judge) for sid in wanted]
-        result = run_evals(args.data, chosen, _load_target(args.target), **common)
-        return _report(result, args.format)
+        finally:
+            if judge is not None:
+                judge.close()
     except KeyboardInterrupt:
         print("\nscorekit: interrupted; finished items are in --out", file=sys.stderr)
         return 130

@@ -97,7 +97,8 @@ def test_run_json_format_and_results_file(data, tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["summary"]["resumed_items"] == 2
 
 
-def test_llm_scorers_with_a_model(data, capsys, monkeypatch):
+@pytest.mark.parametrize("helpers", [[], ["--client-processes", "1"]], ids=["in-process", "helper"])
+def test_llm_scorers_with_a_model(data, capsys, monkeypatch, helpers):
     with FakeLLMServer() as server:
         monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")
         code = main(
@@ -116,8 +117,10 @@ def test_llm_scorers_with_a_model(data, capsys, monkeypatch):
                 "--format",
                 "json",
                 "--no-cache",
+                *helpers,
             ]
         )
+        assert server.call_count > 0
     report = json.loads(capsys.readouterr().out)
     assert code == 0
     assert report["scores"] == {"context-recall": 1.0, "context-precision": 1.0}
