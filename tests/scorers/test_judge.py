@@ -124,6 +124,17 @@ def test_usage_and_unknown_cost(fake_llm_server: FakeLLMServer):
     assert result.judge_calls[0].model == "openai/fake-judge"
 
 
+def test_a_declared_price_gives_the_exact_cost(fake_llm_server: FakeLLMServer):
+    judge = fake_llm_server.judge(
+        cache=False, input_cost_per_token=2e-6, output_cost_per_token=1e-5
+    )
+    scorer = create_context_recall_scorer(judge, {"context": CONTEXT})
+    result = scorer.run(ground_truth="Einstein was born in Ulm.")
+    for call in result.judge_calls:
+        expected = call.prompt_tokens * 2e-6 + call.completion_tokens * 1e-5
+        assert call.cost == pytest.approx(expected, rel=1e-9) and call.cost > 0
+
+
 def test_response_format_carries_the_schema(fake_llm_server: FakeLLMServer):
     anyio.run(
         lambda: fake_llm_server.judge().structured("<answer>\nA.\n</answer>", Claims, step="claims")
