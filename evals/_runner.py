@@ -225,6 +225,25 @@ def compare_runs(
     return compare_items(items(baseline), items(candidate))
 
 
+def _reusable(
+    previous: ItemResult | None, item: EvalItem, scorers: Mapping[str, Scorer]
+) -> ItemResult | None:
+    """A finished item's earlier result, if resuming may keep it: it did not fail, the item
+    is unchanged (same id is not enough: an edited ground truth must be judged again) and
+    every scorer of this run has a result. Results of scorers no longer in the run are
+    left out."""
+    if previous is None or previous.error is not None:
+        return None
+    if not set(scorers) <= set(previous.scorer_results):
+        return None
+    if previous.item.model_dump(mode="json") != item.model_dump(mode="json"):
+        return None
+    if set(previous.scorer_results) == set(scorers):
+        return previous
+    kept = {sid: previous.scorer_results[sid] for sid in scorers}
+    return previous.model_copy(update={"scorer_results": kept})
+
+
 class _ResultsFile:
     """The append-only JSONL file of finished items."""
 
@@ -286,8 +305,10 @@ async def arun_evals(
         model_concurrency: Model calls in flight across the whole run (one shared
             limiter); default ``concurrency × number of scorers``.
         results_path: Stream one JSON line per finished item here.
-        resume: Keep the items already in ``results_path`` (errored ones are re-run);
-            a line cut short by a crash is dropped.
+        resume: Keep the items already in ``results_path``; an item is run again when
+            it errored, when its content changed since (same id, different fields), or
+            when a scorer of this run has no result for it. A line cut short by a crash
+            is dropped; the last line per id wins.
         fail_fast: Stop at the first failed item with `ItemFailedError`.
         item_timeout: Seconds allowed per item (target and scorers).
         thresholds: Minimum mean per scorer id; sets ``passed``.
@@ -318,11 +339,11 @@ async def arun_evals(
         raise ConfigError("resume=True needs results_path")
     results_file = _ResultsFile(Path(results_path), resume) if results_path else None
     previous = results_file.previous if results_file else {}
-    done: dict[str, ItemResult] = {
-        item.id: previous[item.id]
-        for item in items
-        if item.id in previous and previous[item.id].error is None
-    }
+    done: dict[str, ItemResult] = {}
+    for item in items:
+        kept = _reusable(previous.get(item.id), item, scorer_map)
+        if kept is not None:
+            done[item.id] = kept
     todo = [item for item in items if item.id not in done]
     bar = Progress(len(todo), progress)
     limiter = anyio.CapacityLimiter(model_concurrency or concurrency * len(scorer_map))

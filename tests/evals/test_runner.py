@@ -19,6 +19,7 @@ from evals import (
     TargetOutput,
     arun_evals,
     mean_ci,
+    read_results,
     run_evals,
 )
 from evals.testing import FakeLLMServer
@@ -248,6 +249,41 @@ def test_resume_reruns_items_that_failed_before(tmp_path):
         [{"id": "x", "input": "q"}], [scorer], target, results_path=path, resume=True
     )
     assert second.summary.item_errors == 0 and len(attempts) == 2
+
+
+def test_resume_reruns_changed_items_and_items_missing_a_new_scorer(tmp_path):
+    path = tmp_path / "r.jsonl"
+    seen: list[str] = []
+
+    def target(question):
+        seen.append(question)
+        return question
+
+    first = create_scorer(id="first").generate_score(lambda run, results: 1)
+    second = create_scorer(id="second").generate_score(lambda run, results: 0.5)
+    data = [{"id": str(i), "input": f"q{i}", "ground_truth": "g"} for i in range(3)]
+    run_evals(data, [first, second], target, results_path=path)
+    assert sorted(seen) == ["q0", "q1", "q2"]
+
+    seen.clear()
+    edited = [*data[:2], {**data[2], "ground_truth": "edited"}]
+    result = run_evals(edited, [first, second], target, results_path=path, resume=True)
+    assert seen == ["q2"]  # same id, new content: judged again
+    assert result.summary.resumed_items == 2
+    assert result.items[2].item.ground_truth == "edited"
+
+    seen.clear()
+    result = run_evals(edited, [first], target, results_path=path, resume=True)
+    assert seen == []  # a scorer dropped: nothing to run, its results left out
+    assert all(list(item.scorer_results) == ["first"] for item in result.items)
+
+    third = create_scorer(id="third").generate_score(lambda run, results: 0.25)
+    result = run_evals(edited, [first, third], target, results_path=path, resume=True)
+    assert sorted(seen) == ["q0", "q1", "q2"]  # a scorer added: every item runs again
+    assert result.scores == {"first": 1.0, "third": 0.25}
+    kept = read_results(path)
+    assert sorted(r.item.id for r in kept) == ["0", "1", "2"]  # the last line per id wins
+    assert all(sorted(r.scorer_results) == ["first", "third"] for r in kept)
 
 
 KILL_SCRIPT = """
