@@ -58,8 +58,17 @@ def t_critical_95(df: int) -> float:
     return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
 
 
-def mean_ci(values: Sequence[float]) -> tuple[float | None, float | None, float | None]:
-    """Mean and 95% t-interval of ``values`` (None where undefined)."""
+def mean_ci(
+    values: Sequence[float], bounds: tuple[float, float] | None = None
+) -> tuple[float | None, float | None, float | None]:
+    """Mean and 95% Student-t interval of ``values`` (None where undefined).
+
+    Args:
+        values: The observations.
+        bounds: The range the values (hence their mean) cannot leave, e.g. ``(0, scale)``
+            for scores; the interval is cut to it. That cannot lower its coverage: the
+            true mean lies inside the bounds.
+    """
     n = len(values)
     if n == 0:
         return None, None, None
@@ -68,7 +77,10 @@ def mean_ci(values: Sequence[float]) -> tuple[float | None, float | None, float 
         return mean, None, None
     variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = t_critical_95(n - 1) * math.sqrt(variance / n)
-    return mean, mean - half, mean + half
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return mean, low, high
 
 
 class CallTotals(BaseModel):
@@ -155,11 +167,13 @@ def summarize(
     scorer_ids: Sequence[str],
     wall_time_s: float,
     resumed: Collection[str] = (),
+    scales: Mapping[str, float] | None = None,
 ) -> RunSummary:
     """Build the `RunSummary` of finished items.
 
     Scores and counts cover every item; model calls, tokens and cost only the items run
     in this invocation (not those in ``resumed``, taken from an earlier results file).
+    A scorer's confidence interval is cut to ``[0, scale]`` when ``scales`` has it.
     """
     summary = RunSummary(items=len(items), wall_time_s=wall_time_s, resumed_items=len(resumed))
     scores: dict[str, list[float]] = {sid: [] for sid in scorer_ids}
@@ -182,7 +196,9 @@ def summarize(
             for call in result.judge_calls if fresh else ():
                 s.add(call)
     for sid, s in per.items():
-        s.mean, s.ci_low, s.ci_high = mean_ci(scores.get(sid, []))
+        scale = (scales or {}).get(sid)
+        bounds = None if scale is None else (0.0, scale)
+        s.mean, s.ci_low, s.ci_high = mean_ci(scores.get(sid, []), bounds)
         summary.merge(s)
     summary.scorers = per
     return summary

@@ -391,7 +391,13 @@ async def arun_evals(
 
     ordered = [done[item.id] for item in items if item.id in done]
     resumed_ids = {item.id for item in items} - {item.id for item in todo}
-    summary = summarize(ordered, list(scorer_map), time.perf_counter() - started, resumed_ids)
+    summary = summarize(
+        ordered,
+        list(scorer_map),
+        time.perf_counter() - started,
+        resumed_ids,
+        scales={sid: scorer.scale for sid, scorer in scorer_map.items()},
+    )
     scores = {sid: s.mean for sid, s in summary.scorers.items() if sid in scorer_map}
     failed = [
         sid

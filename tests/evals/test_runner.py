@@ -92,6 +92,17 @@ def test_mean_ci_is_a_student_t_interval():
     assert mean_ci([0.7]) == (0.7, None, None) and mean_ci([]) == (None, None, None)
 
 
+def test_a_scorers_interval_stays_inside_zero_to_scale():
+    mean, low, high = mean_ci([1.0, 1.0, 0.8], bounds=(0.0, 1.0))
+    half = 4.303 * (0.0133333 / 3) ** 0.5
+    assert high == 1.0 and low == pytest.approx(mean - half, abs=1e-3)
+    assert mean_ci([1.0, 0.8, 1.0])[2] > 1.0  # the unbounded interval would pass 1
+    scores = iter([10.0, 10.0, 8.0])
+    scorer = create_scorer(id="s", scale=10).generate_score(lambda run, results: next(scores) / 10)
+    summary = run_evals([{"input": "q"}] * 3, [scorer], concurrency=1).summary.scorers["s"]
+    assert (summary.mean, summary.ci_high) == (pytest.approx(28 / 3), 10.0)
+
+
 @pytest.mark.anyio
 async def test_async_hook_and_async_target_isolated_failures():
     calls = []
