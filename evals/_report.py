@@ -140,6 +140,11 @@ class ScorerSummary(CallTotals):
     n_error: int = 0
 
 
+# above this share of the wall time busy, answers queue for the client's CPU (measured:
+# 64% busy at 1.42x of the ideal schedule, 35% busy at 1.13x)
+CLIENT_BOUND_SHARE = 0.5
+
+
 class RunSummary(CallTotals):
     """Aggregate of a whole run (plus `CallTotals` over scorers and the target agent).
 
@@ -149,6 +154,9 @@ class RunSummary(CallTotals):
         item_errors: Items with a target, scorer or timeout error.
         resumed_items: Items taken from an earlier results file instead of re-run.
         wall_time_s: Wall time of this invocation.
+        client_cpu_s: CPU time this process spent meanwhile (every thread; litellm's
+            one-time import and the judge's helper processes not included). Over half of
+            ``wall_time_s`` means the client, not the model, likely set the pace.
     """
 
     scorers: dict[str, ScorerSummary] = Field(default_factory=dict)
@@ -156,6 +164,18 @@ class RunSummary(CallTotals):
     item_errors: int = 0
     resumed_items: int = 0
     wall_time_s: float = 0.0
+    client_cpu_s: float = 0.0
+
+    @property
+    def client_bound(self) -> bool:
+        """Whether this process was busy over half of a run that made model calls (and
+        took at least a second): the judge client's CPU, not the model, was likely the
+        limit."""
+        return (
+            self.model_calls > 0
+            and self.wall_time_s >= 1.0
+            and self.client_cpu_s > CLIENT_BOUND_SHARE * self.wall_time_s
+        )
 
 
 def _add_cost(total: float | None, cost: float | None) -> float | None:
@@ -233,6 +253,12 @@ def format_table(
         f" · tokens {summary.prompt_tokens + summary.completion_tokens:,} · cost {cost}"
         f" · {summary.wall_time_s:.2f} s"
     )
+    if summary.client_bound:
+        lines.append(
+            f"note: this process was busy {summary.client_cpu_s / summary.wall_time_s:.0%} of "
+            "the run: the judge client's CPU, not the model, likely set the pace; "
+            "Judge(client_processes=N) (CLI: --client-processes N) spreads it over processes"
+        )
     for sid, minimum in (thresholds or {}).items():
         verdict = "FAILED" if sid in failures else "passed"
         mean = summary.scorers[sid].mean if sid in summary.scorers else None

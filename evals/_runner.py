@@ -17,7 +17,16 @@ if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from scorers import AgentOutput, Chunk, ConfigError, JudgeCall, ScorekitError, Scorer, ScoreResult
+from scorers import (
+    AgentOutput,
+    Chunk,
+    ConfigError,
+    JudgeCall,
+    ScorekitError,
+    Scorer,
+    ScoreResult,
+    _judge,
+)
 from scorers._judge import shared_limiter
 from scorers._pipeline import frozen_gc
 from scorers._sync import run_sync
@@ -323,7 +332,8 @@ async def arun_evals(
             without ``resume``...).
         ItemFailedError: With ``fail_fast=True``.
     """
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
+    import_cpu_before = _judge.litellm_import_cpu_s
     items = load_dataset(data)
     scorer_map = _scorer_map(scorers)
     thresholds = dict(thresholds or {})
@@ -398,6 +408,9 @@ async def arun_evals(
         resumed_ids,
         scales={sid: scorer.scale for sid, scorer in scorer_map.items()},
     )
+    # a first model call imports litellm (seconds of CPU, once): not the run's pace
+    imported = _judge.litellm_import_cpu_s - import_cpu_before
+    summary.client_cpu_s = time.process_time() - cpu_started - imported
     scores = {sid: s.mean for sid, s in summary.scorers.items() if sid in scorer_map}
     failed = [
         sid

@@ -39,17 +39,21 @@ _run_limiter: ContextVar[anyio.CapacityLimiter | None] = ContextVar(
     "scorekit_run_limiter", default=None
 )
 _litellm: ModuleType | None = None
+litellm_import_cpu_s = 0.0
+"""CPU seconds this process spent importing litellm (0 until the first model call)."""
 
 
 def _import_litellm() -> ModuleType:
     """Import litellm on first use, offline price map first, quiet."""
-    global _litellm
+    global _litellm, litellm_import_cpu_s
     if _litellm is None:
+        started = time.process_time()
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
         import litellm
 
         litellm.suppress_debug_info = True
         _litellm = litellm
+        litellm_import_cpu_s = time.process_time() - started
     return _litellm
 
 
