@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import threading
 import time
 from collections import deque
@@ -373,6 +374,11 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 256
     fake: FakeLLMServer
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # the client went away (it timed out, or its process was killed)
+        super().handle_error(request, client_address)
 
 
 class FakeLLMServer:

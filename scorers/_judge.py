@@ -22,8 +22,8 @@ import anyio
 from pydantic import BaseModel, ValidationError
 
 from ._cache import JudgeCache, cache_key, open_cache
-from ._errors import ConfigError, JudgeAPIError, JudgeOutputError
-from ._transport import ProcessTransport
+from ._errors import ConfigError, JudgeAPIError, JudgeError, JudgeOutputError
+from ._transport import ProcessTransport, RemoteModelError
 from ._types import JudgeCall
 
 M = TypeVar("M", bound=BaseModel)
@@ -122,7 +122,7 @@ def _retry_after(exc: BaseException) -> float | None:
 
 def _classify(exc: BaseException) -> tuple[bool, int | None]:
     """(retryable, status code) for an exception raised by a model call."""
-    if isinstance(exc, TimeoutError):
+    if isinstance(exc, TimeoutError) or (isinstance(exc, RemoteModelError) and exc.retryable):
         return True, None
     status = getattr(exc, "status_code", None)
     status = status if isinstance(status, int) else None
@@ -462,6 +462,8 @@ class Judge:
                             **kwargs,
                         )
                 break
+            except JudgeError:  # ours (e.g. helper processes that keep exiting): as is
+                raise
             except Exception as exc:
                 retryable, status = _classify(exc)
                 detail = f"{type(exc).__name__}: {str(exc)[:300]}"

@@ -19,9 +19,12 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import IO, Any
+
+import anyio
 
 from ._errors import JudgeError
 from ._executor import install as install_inline_setup
@@ -34,13 +37,27 @@ class RemoteModelError(Exception):
         kind: The class name of the original exception (e.g. ``"RateLimitError"``).
         status_code: Its HTTP status, if any.
         retry_after: Seconds the provider asked to wait, if it said.
+        retryable: True when the helper itself failed (it exited or its pipe broke):
+            the call never got an answer and may be retried on another helper.
     """
 
-    def __init__(self, kind: str, message: str, status_code: int | None, retry_after: float | None):
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        status_code: int | None,
+        retry_after: float | None,
+        retryable: bool = False,
+    ):
         super().__init__(f"{kind}: {message}")
         self.kind = kind
         self.status_code = status_code
         self.retry_after = retry_after
+        self.retryable = retryable
+
+
+def _helper_lost(message: str) -> RemoteModelError:
+    return RemoteModelError("HelperExited", message, None, None, retryable=True)
 
 
 def response_from_reply(reply: dict[str, Any]) -> Any:
@@ -77,6 +94,7 @@ class _Worker:
         self.pending: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]]] = {}
         self.lock = threading.Lock()
         self.ready = threading.Event()
+        self.exited = False
         self.reader = threading.Thread(
             target=self._read, args=(self.proc.stdout,), name="scorekit-transport", daemon=True
         )
@@ -93,12 +111,18 @@ class _Worker:
             if entry is not None:
                 loop, future = entry
                 loop.call_soon_threadsafe(_settle, future, reply)
+        self.exited = True
         self.ready.set()  # wake anyone waiting for a helper that died while starting
-        error = JudgeError("a scorekit model-call helper process exited")
+        error = _helper_lost("a scorekit model-call helper process exited mid-call")
         with self.lock:
             orphans, self.pending = list(self.pending.values()), {}
         for loop, future in orphans:
             loop.call_soon_threadsafe(_fail, future, error)
+
+    @property
+    def usable(self) -> bool:
+        """Started, and has not exited."""
+        return self.ready.is_set() and not self.exited
 
     def send(self, message: dict[str, Any]) -> None:
         data = (json.dumps(message) + "\n").encode()
@@ -127,14 +151,24 @@ def _fail(future: asyncio.Future[Any], error: BaseException) -> None:
         future.set_exception(error)
 
 
+MAX_RESTARTS = 3  # per helper, over the transport's life
+
+
 class ProcessTransport:
     """Runs ``litellm.acompletion`` calls in ``processes`` helper processes.
 
-    Helpers start on first use and stop with `close` (or at interpreter exit).
+    Helpers start on first use and stop with `close` (or at interpreter exit). A helper
+    that exits is replaced; the calls it had in flight fail with a retryable
+    `RemoteModelError`, so the judge's retries send them again.
+
+    Attributes:
+        processes: Number of helpers.
+        restarts: Helpers replaced after exiting so far.
     """
 
     def __init__(self, processes: int):
         self.processes = processes
+        self.restarts = 0
         self._workers: list[_Worker] = []
         self._lock = threading.Lock()
         self._next_id = 0
@@ -162,13 +196,45 @@ class ProcessTransport:
                     raise JudgeError("a scorekit model-call helper process failed to start")
             self._workers = workers
 
-    def _pick(self) -> tuple[_Worker, int]:
-        """The least busy helper and a fresh request id."""
+    def _pick(self) -> tuple[_Worker | None, int]:
+        """The least busy usable helper (None while none is) and a fresh request id.
+
+        A helper that exited is replaced here; the replacement takes requests once it
+        has started.
+
+        Raises:
+            JudgeError: If helpers keep exiting (more than ``MAX_RESTARTS`` per helper).
+        """
         if not self._workers:
             self.start()
         with self._lock:
+            for index, worker in enumerate(self._workers):
+                if worker.exited:
+                    if self.restarts >= MAX_RESTARTS * self.processes:
+                        raise JudgeError(
+                            "scorekit's model-call helper processes keep exiting "
+                            f"({self.restarts} replaced already); see their messages on "
+                            "stderr, or use client_processes=0"
+                        )
+                    worker.close()
+                    self._workers[index] = _Worker()
+                    self.restarts += 1
             self._next_id += 1
-            return min(self._workers, key=lambda w: len(w.pending)), self._next_id
+            usable = [w for w in self._workers if w.usable]
+            if not usable:
+                return None, self._next_id
+            return min(usable, key=lambda w: len(w.pending)), self._next_id
+
+    def _wait_until_usable(self, timeout: float = 120.0) -> None:
+        """Block until some helper can take requests (after all of them were replaced)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                workers = list(self._workers)
+            if any(w.usable or w.exited for w in workers):
+                return
+            time.sleep(0.05)
+        raise JudgeError("no scorekit model-call helper process came up within 120 s")
 
     async def acompletion(self, **kwargs: Any) -> Any:
         """One model call in a helper; returns a litellm-shaped response.
@@ -177,11 +243,19 @@ class ProcessTransport:
             RemoteModelError: The call failed in the helper (classified like litellm's).
         """
         worker, request_id = self._pick()
+        while worker is None:
+            await anyio.to_thread.run_sync(self._wait_until_usable)
+            worker, request_id = self._pick()
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         with worker.lock:
             worker.pending[request_id] = (loop, future)
-        worker.send({"id": request_id, "kwargs": kwargs})
+        try:
+            worker.send({"id": request_id, "kwargs": kwargs})
+        except OSError as exc:  # the helper died since it was picked
+            with worker.lock:
+                worker.pending.pop(request_id, None)
+            raise _helper_lost(f"a scorekit model-call helper's pipe broke: {exc}") from exc
         try:
             reply = await future
         except BaseException:  # cancelled (e.g. our timeout): stop the call in the helper

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+import time
+
 import pytest
 
 from evals import Agent
 from evals.testing import FakeLLMServer, FakeResponse, Fault, rule_based_judge
-from scorers import ConfigError, Judge, JudgeAPIError, create_context_recall_scorer
+from scorers import (
+    ConfigError,
+    Judge,
+    JudgeAPIError,
+    JudgeError,
+    _transport,
+    create_context_recall_scorer,
+)
+from scorers._sync import run_sync
 
 CONTEXT = ["Albert Einstein was born on 14 March 1879 in Ulm."]
 
@@ -74,6 +87,61 @@ def test_agent_tool_calls_through_a_helper(server, judge):
     server.handler = answer
     output = Agent("a", judge, tools=[lookup]).generate("find ulm")
     assert output.text == "Found: value of ulm" and output.steps == 2
+
+
+def _kill_when_in_flight(server: FakeLLMServer, judge: Judge) -> threading.Thread:
+    """Kill the judge's (only) helper once the server holds a request from it."""
+
+    def kill() -> None:
+        while not server.requests:
+            time.sleep(0.01)
+        os.kill(judge._transport._workers[0].proc.pid, signal.SIGKILL)
+
+    thread = threading.Thread(target=kill, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_helper_that_dies_mid_call_is_replaced_and_the_call_retried(server):
+    judge = Judge(
+        "openai/fake",
+        api_base=server.url,
+        api_key="sk-test",
+        cache=False,
+        client_processes=1,
+        retry_backoff=0.01,
+    )
+    try:
+        server.script(FakeResponse(content='{"claims": ["Einstein was born in Ulm."]}', delay=30))
+        killer = _kill_when_in_flight(server, judge)
+        scorer = create_context_recall_scorer(judge, {"context": CONTEXT})
+        result = scorer.run(ground_truth="Einstein was born in Ulm.")
+        killer.join()
+        assert result.score == 1.0
+        assert result.judge_calls[0].attempts == 2  # the lost call, then its retry
+        assert judge._transport.restarts == 1
+    finally:
+        judge.close()
+
+
+def test_helpers_that_keep_exiting_give_up_with_a_clear_error(server, monkeypatch):
+    monkeypatch.setattr(_transport, "MAX_RESTARTS", 0)
+    judge = Judge(
+        "openai/fake",
+        api_base=server.url,
+        api_key="sk-test",
+        cache=False,
+        client_processes=1,
+        retry_backoff=0.01,
+    )
+    try:
+        server.script(FakeResponse(content='{"claims": []}', delay=30))
+        _kill_when_in_flight(server, judge)
+        with pytest.raises(JudgeError, match="keep exiting") as info:
+            run_sync(lambda: judge.chat([{"role": "user", "content": "hi"}]))
+        assert not isinstance(info.value, JudgeAPIError)
+    finally:
+        judge.close()
 
 
 def test_bad_client_processes():
