@@ -30,18 +30,22 @@ def server():
         yield fake
 
 
-@pytest.fixture(scope="module")
-def judge(server):
-    helper_judge = Judge(
+def _helper_judge(server: FakeLLMServer, **options) -> Judge:
+    """A judge on the fake server with one helper process of its own."""
+    return Judge(
         "openai/fake",
         api_base=server.url,
         api_key="sk-test",
         cache=False,
         client_processes=1,
         retry_backoff=0.01,
-        timeout=2,
-        max_retries=1,
+        **options,
     )
+
+
+@pytest.fixture(scope="module")
+def judge(server):
+    helper_judge = _helper_judge(server, timeout=2, max_retries=1)
     yield helper_judge
     helper_judge.close()
 
@@ -102,46 +106,32 @@ def _kill_when_in_flight(server: FakeLLMServer, judge: Judge) -> threading.Threa
     return thread
 
 
-def test_a_helper_that_dies_mid_call_is_replaced_and_the_call_retried(server):
-    judge = Judge(
-        "openai/fake",
-        api_base=server.url,
-        api_key="sk-test",
-        cache=False,
-        client_processes=1,
-        retry_backoff=0.01,
-    )
-    try:
-        server.script(FakeResponse(content='{"claims": ["Einstein was born in Ulm."]}', delay=30))
-        killer = _kill_when_in_flight(server, judge)
-        scorer = create_context_recall_scorer(judge, {"context": CONTEXT})
-        result = scorer.run(ground_truth="Einstein was born in Ulm.")
-        killer.join()
-        assert result.score == 1.0
-        assert result.judge_calls[0].attempts == 2  # the lost call, then its retry
-        assert judge._transport.restarts == 1
-    finally:
-        judge.close()
+@pytest.fixture
+def own_judge(server):
+    """A judge with a helper of its own, for tests that kill it."""
+    fresh = _helper_judge(server)
+    yield fresh
+    fresh.close()
 
 
-def test_helpers_that_keep_exiting_give_up_with_a_clear_error(server, monkeypatch):
+def test_a_helper_that_dies_mid_call_is_replaced_and_the_call_retried(server, own_judge):
+    server.script(FakeResponse(content='{"claims": ["Einstein was born in Ulm."]}', delay=30))
+    killer = _kill_when_in_flight(server, own_judge)
+    scorer = create_context_recall_scorer(own_judge, {"context": CONTEXT})
+    result = scorer.run(ground_truth="Einstein was born in Ulm.")
+    killer.join()
+    assert result.score == 1.0
+    assert result.judge_calls[0].attempts == 2  # the lost call, then its retry
+    assert own_judge._transport.restarts == 1
+
+
+def test_helpers_that_keep_exiting_give_up_with_a_clear_error(server, own_judge, monkeypatch):
     monkeypatch.setattr(_transport, "MAX_RESTARTS", 0)
-    judge = Judge(
-        "openai/fake",
-        api_base=server.url,
-        api_key="sk-test",
-        cache=False,
-        client_processes=1,
-        retry_backoff=0.01,
-    )
-    try:
-        server.script(FakeResponse(content='{"claims": []}', delay=30))
-        _kill_when_in_flight(server, judge)
-        with pytest.raises(JudgeError, match="keep exiting") as info:
-            run_sync(lambda: judge.chat([{"role": "user", "content": "hi"}]))
-        assert not isinstance(info.value, JudgeAPIError)
-    finally:
-        judge.close()
+    server.script(FakeResponse(content='{"claims": []}', delay=30))
+    _kill_when_in_flight(server, own_judge)
+    with pytest.raises(JudgeError, match="keep exiting") as info:
+        run_sync(lambda: own_judge.chat([{"role": "user", "content": "hi"}]))
+    assert not isinstance(info.value, JudgeAPIError)
 
 
 def test_bad_client_processes():
