@@ -140,8 +140,9 @@ class ScorerSummary(CallTotals):
     n_error: int = 0
 
 
-# above this share of the wall time busy, answers queue for the client's CPU (measured:
-# 64% busy at 1.42x of the ideal schedule, 35% busy at 1.13x)
+# above this share of the wall time busy, answers queue for the client's CPU (measured in
+# the throughput benchmark: 64-72% busy at 1.27-1.44x of the ideal schedule, <= 35% busy
+# within 1.13x)
 CLIENT_BOUND_SHARE = 0.5
 
 
