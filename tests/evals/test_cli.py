@@ -248,23 +248,12 @@ def test_ctrl_c_stops_cleanly_keeping_finished_items(tmp_path):
     )
     (tmp_path / "slow_target.py").write_text(SLOW_TARGET)
     out = tmp_path / "out.jsonl"
+    command = [
+        *(sys.executable, "-m", "evals.cli", "run", str(data), "--scorer", "id-context-recall"),
+        *("--target", "slow_target:slow", "--out", str(out), "--no-progress"),
+    ]
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "evals.cli",
-            "run",
-            str(data),
-            "--scorer",
-            "id-context-recall",
-            "--target",
-            "slow_target:slow",
-            "--out",
-            str(out),
-            "--concurrency",
-            "2",
-            "--no-progress",
-        ],
+        [*command, "--concurrency", "2"],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -281,25 +270,7 @@ def test_ctrl_c_stops_cleanly_keeping_finished_items(tmp_path):
     assert 5 <= len(lines) < 200
     assert all(json.loads(line)["error"] is None for line in lines)
     code = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "evals.cli",
-            "run",
-            str(data),
-            "--scorer",
-            "id-context-recall",
-            "--target",
-            "slow_target:slow",
-            "--out",
-            str(out),
-            "--resume",
-            "--concurrency",
-            "8",
-            "--no-progress",
-            "--format",
-            "json",
-        ],
+        [*command, "--resume", "--concurrency", "8", "--format", "json"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
