@@ -39,7 +39,7 @@ from scorers import (
     create_context_precision_scorer,
     create_context_recall_scorer,
 )
-from scorers._judge import _import_litellm
+from scorers._litellm import import_litellm as _import_litellm
 from scorers._sync import run_sync
 
 SENTENCES = [
@@ -152,7 +152,7 @@ def litellm_cpu_per_call(url: str, bodies: list[dict], priced: bool, calls: int 
 
 def helper_cpu(judge: Judge) -> float:
     """CPU seconds used so far by the judge's helper processes (Linux /proc; 0 without)."""
-    transport = judge._transport
+    transport = judge.transport
     total = 0.0
     for worker in transport._workers if transport else []:
         try:

@@ -19,8 +19,10 @@ import anyio
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from scorers import AgentOutput, ConfigError, Judge, JudgeCall, Scorer, ScorerRun
+from scorers._calls import detached_calls
 from scorers._messages import final_text
 from scorers._sync import run_sync
+from scorers._tasks import task_group
 
 
 class ScoreRecord(BaseModel):
@@ -304,17 +306,16 @@ class Agent:
         finish = "max_steps"
         for _ in range(self.max_steps):
             extra = {"tools": schemas} if schemas else {}
-            response, call = await self.judge.chat(messages, step=f"agent:{self.name}", **extra)
+            completion, call = await self.judge.chat(messages, step=f"agent:{self.name}", **extra)
             calls.append(call)
-            message = response.choices[0].message
-            tool_calls = list(getattr(message, "tool_calls", None) or [])
-            entry: dict[str, Any] = {"role": "assistant", "content": message.content}
+            tool_calls = completion.tool_calls
+            entry: dict[str, Any] = {"role": "assistant", "content": completion.content}
             if tool_calls:
                 entry["tool_calls"] = [
                     {
                         "id": tc.id,
                         "type": "function",
-                        "function": {"name": tc.function.name, "arguments": tc.function.arguments},
+                        "function": {"name": tc.name, "arguments": tc.arguments},
                     }
                     for tc in tool_calls
                 ]
@@ -334,15 +335,15 @@ class Agent:
                     else json.dumps({"error": f"unknown tool {name!r}; tools: {list(self.tools)}"})
                 )
 
-            async with anyio.create_task_group() as tg:
+            async with task_group() as tg:
                 for i, tc in enumerate(tool_calls):
-                    tg.start_soon(run_tool, i, tc.function.name, tc.function.arguments)
+                    tg.start_soon(run_tool, i, tc.name, tc.arguments)
             for tc, answer in zip(tool_calls, answers, strict=True):
                 messages.append(
                     {
                         "role": "tool",
                         "tool_call_id": tc.id,
-                        "name": tc.function.name,
+                        "name": tc.name,
                         "content": answer,
                     }
                 )
@@ -386,7 +387,8 @@ class Agent:
         self, key: str, scorer: Scorer, input: Any, output: AgentOutput, run_id: str
     ) -> None:
         try:
-            result = await scorer.arun(ScorerRun(input=input, output=output, run_id=run_id))
+            with detached_calls():  # runs after the caller's answer: not its calls
+                result = await scorer.arun(ScorerRun(input=input, output=output, run_id=run_id))
         except Exception as exc:
             result = scorer.error_result(exc)
         record = ScoreRecord(

@@ -87,12 +87,13 @@ class CallTotals(BaseModel):
     """Model calls and what they used.
 
     Attributes:
-        model_calls: Model calls made in this invocation (cache hits excluded; items
-            taken from an earlier results file made none).
+        model_calls: Requests sent to the model in this invocation: first attempts,
+            retries and repair rounds, calls of scorer runs that failed included (cache
+            hits excluded; items taken from an earlier results file made none).
         cached_calls: Scorer calls answered from the cache.
-        prompt_tokens: Prompt tokens of those calls.
+        prompt_tokens: Prompt tokens of those requests.
         completion_tokens: Completion tokens.
-        cost: USD when every call's cost is known, else None.
+        cost: USD when every request's cost is known, else None.
     """
 
     model_calls: int = 0
@@ -106,7 +107,7 @@ class CallTotals(BaseModel):
         if call.cached:
             self.cached_calls += 1
             return
-        self.model_calls += 1
+        self.model_calls += call.attempts
         self.prompt_tokens += call.prompt_tokens
         self.completion_tokens += call.completion_tokens
         self.cost = _add_cost(self.cost, call.cost)
@@ -151,6 +152,8 @@ class RunSummary(CallTotals):
 
     Attributes:
         scorers: Per-scorer summaries, keyed by scorer id.
+        target: The target's own model calls (an `Agent`'s chat calls), also included in
+            the run's totals.
         items: Items in the run (resumed ones included).
         item_errors: Items with a target, scorer or timeout error.
         resumed_items: Items taken from an earlier results file instead of re-run.
@@ -161,6 +164,7 @@ class RunSummary(CallTotals):
     """
 
     scorers: dict[str, ScorerSummary] = Field(default_factory=dict)
+    target: CallTotals = Field(default_factory=CallTotals)
     items: int = 0
     item_errors: int = 0
     resumed_items: int = 0
@@ -204,6 +208,8 @@ def summarize(
             summary.item_errors += 1
         fresh = item.item.id not in resumed
         for call in item.target_calls if fresh else ():
+            summary.target.add(call)
+        for call in item.other_calls if fresh else ():
             summary.add(call)
         for sid, result in item.scorer_results.items():
             s = per.setdefault(sid, ScorerSummary())
@@ -221,6 +227,7 @@ def summarize(
         bounds = None if scale is None else (0.0, scale)
         s.mean, s.ci_low, s.ci_high = mean_ci(scores.get(sid, []), bounds)
         summary.merge(s)
+    summary.merge(summary.target)
     summary.scorers = per
     return summary
 
@@ -247,10 +254,11 @@ def format_table(
             f"{s.n_error:>5}  {s.model_calls:>5}"
         )
     cost = "n/a" if summary.cost is None else f"${summary.cost:.4f}"
+    target = f"target {summary.target.model_calls}, " if summary.target.model_calls else ""
     lines.append("")
     lines.append(
         f"items {summary.items} (errors {summary.item_errors}, resumed {summary.resumed_items})"
-        f" · model calls {summary.model_calls} (cached {summary.cached_calls})"
+        f" · model calls {summary.model_calls} ({target}cached {summary.cached_calls})"
         f" · tokens {summary.prompt_tokens + summary.completion_tokens:,} · cost {cost}"
         f" · {summary.wall_time_s:.2f} s"
     )

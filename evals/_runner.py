@@ -22,14 +22,17 @@ from scorers import (
     Chunk,
     ConfigError,
     JudgeCall,
+    JudgeSetupError,
     ScorekitError,
     Scorer,
     ScoreResult,
-    _judge,
+    _litellm,
 )
-from scorers._judge import shared_limiter
+from scorers._calls import record_calls
+from scorers._limits import run_cap
 from scorers._pipeline import frozen_gc
 from scorers._sync import run_sync
+from scorers._tasks import first_error, task_group
 from scorers._types import ScorerRun, to_chunks
 
 from ._data import EvalItem, load_dataset
@@ -91,7 +94,10 @@ class ItemResult(BaseModel):
         scorer_results: Each scorer's result, keyed by scorer id.
         error: The first failure, or None.
         duration_s: Wall time of the item.
-        target_calls: Model calls made by an `Agent` target.
+        target_calls: Model calls made by the target (an `Agent`, or any target that
+            calls a `scorers.Judge`), failed ones included.
+        other_calls: Model calls of this item in no scorer result: those cut off when the
+            item timed out.
     """
 
     item: EvalItem
@@ -100,6 +106,7 @@ class ItemResult(BaseModel):
     error: ItemError | None = None
     duration_s: float = 0.0
     target_calls: list[JudgeCall] = Field(default_factory=list)
+    other_calls: list[JudgeCall] = Field(default_factory=list)
 
 
 class EvalResult(BaseModel):
@@ -311,8 +318,10 @@ async def arun_evals(
             async), after the item is written to ``results_path``. An exception in it
             stops the run (finished items stay written).
         concurrency: Items in flight at once; each item's scorers run concurrently.
-        model_concurrency: Model calls in flight across the whole run (one shared
-            limiter); default ``concurrency × number of scorers``.
+        model_concurrency: An extra cap on model requests in flight across the whole run
+            (default ``concurrency × number of scorers``). Each judge's own
+            ``max_concurrency`` and ``requests_per_minute`` still hold: the smaller limit
+            wins.
         results_path: Stream one JSON line per finished item here.
         resume: Keep the items already in ``results_path``; an item is run again when
             it errored, when its content changed since (same id, different fields), or
@@ -331,9 +340,13 @@ async def arun_evals(
         ConfigError: For bad arguments (unknown threshold ids, an existing results file
             without ``resume``...).
         ItemFailedError: With ``fail_fast=True``.
+        JudgeSetupError: At the first model call that meets a broken setup (no or a
+            rejected API key, no permission, an unknown model), whatever ``fail_fast``
+            says: every other item would fail the same way. Finished items stay in
+            ``results_path``; ``resume=True`` continues once the setup is fixed.
     """
     started, cpu_started = time.perf_counter(), time.process_time()
-    import_cpu_before = _judge.litellm_import_cpu_s
+    import_cpu_before = _litellm.litellm_import_cpu_s
     items = load_dataset(data)
     scorer_map = _scorer_map(scorers)
     thresholds = dict(thresholds or {})
@@ -362,11 +375,18 @@ async def arun_evals(
     async def one(item: EvalItem) -> ItemResult:
         item_started = time.perf_counter()
         result = ItemResult(item=item)
-        try:
-            with anyio.fail_after(item_timeout) if item_timeout else contextlib.nullcontext():
-                await _process(item, result, call_target, scorer_map)
-        except TimeoutError:
-            result.error = ItemError(phase="timeout", message=f"item took over {item_timeout} s")
+        with record_calls() as calls:
+            try:
+                with anyio.fail_after(item_timeout) if item_timeout else contextlib.nullcontext():
+                    await _process(item, result, call_target, scorer_map)
+            except TimeoutError:
+                result.error = ItemError(
+                    phase="timeout", message=f"item took over {item_timeout:g} s"
+                )
+                counted = {id(c) for c in result.target_calls}
+                for scored in result.scorer_results.values():
+                    counted.update(id(c) for c in scored.judge_calls)
+                result.other_calls = [c for c in calls if id(c) not in counted]
         result.duration_s = time.perf_counter() - item_started
         return result
 
@@ -385,14 +405,15 @@ async def arun_evals(
                 raise ItemFailedError(result)
 
     try:
-        with shared_limiter(limiter), frozen_gc():
+        with run_cap(limiter), frozen_gc():
             async with anyio.create_task_group() as tg:
                 for _ in range(min(concurrency, max(1, len(todo)))):
                     tg.start_soon(worker)
     except BaseExceptionGroup as group:  # surface the one error users expect
-        first = group.exceptions[0]
-        while isinstance(first, BaseExceptionGroup):
-            first = first.exceptions[0]
+        first = first_error(group) or group.exceptions[0]
+        if isinstance(first, JudgeSetupError):
+            where = f"; finished items are in {results_path}" if results_path else ""
+            first.args = (f"{first} The run stopped at the first such failure{where}.",)
         raise first from None
     finally:
         bar.close()
@@ -409,7 +430,7 @@ async def arun_evals(
         scales={sid: scorer.scale for sid, scorer in scorer_map.items()},
     )
     # a first model call imports litellm (seconds of CPU, once): not the run's pace
-    imported = _judge.litellm_import_cpu_s - import_cpu_before
+    imported = _litellm.litellm_import_cpu_s - import_cpu_before
     summary.client_cpu_s = time.process_time() - cpu_started - imported
     scores = {sid: s.mean for sid, s in summary.scorers.items() if sid in scorer_map}
     failed = [
@@ -445,17 +466,16 @@ def run_evals(
     return run_sync(main)
 
 
-def _target_caller(target: Any) -> Callable[[Any], Awaitable[tuple[Any, list[JudgeCall]]]] | None:
-    """An async ``input -> (value, model calls)`` for any kind of target."""
+def _target_caller(target: Any) -> Callable[[Any], Awaitable[Any]] | None:
+    """An async ``input -> value`` for any kind of target."""
     if target is None:
         return None
     from ._agent import Agent
 
     if isinstance(target, Agent):
 
-        async def call_agent(value: Any) -> tuple[Any, list[JudgeCall]]:
-            output = await target.agenerate(value, run_scorers=False)
-            return output, list(output.calls)
+        async def call_agent(value: Any) -> Any:
+            return await target.agenerate(value, run_scorers=False)
 
         return call_agent
     if not callable(target):
@@ -464,16 +484,16 @@ def _target_caller(target: Any) -> Callable[[Any], Awaitable[tuple[Any, list[Jud
         getattr(target, "__call__", None)  # noqa: B004
     ):
 
-        async def call_async(value: Any) -> tuple[Any, list[JudgeCall]]:
-            return await target(value), []
+        async def call_async(value: Any) -> Any:
+            return await target(value)
 
         return call_async
 
-    async def call_sync(value: Any) -> tuple[Any, list[JudgeCall]]:
+    async def call_sync(value: Any) -> Any:
         outcome = await anyio.to_thread.run_sync(target, value)
         if inspect.isawaitable(outcome):
             outcome = await outcome
-        return outcome, []
+        return outcome
 
     return call_sync
 
@@ -481,21 +501,25 @@ def _target_caller(target: Any) -> Callable[[Any], Awaitable[tuple[Any, list[Jud
 async def _process(
     item: EvalItem,
     result: ItemResult,
-    call_target: Callable[[Any], Awaitable[tuple[Any, list[JudgeCall]]]] | None,
+    call_target: Callable[[Any], Awaitable[Any]] | None,
     scorers: dict[str, Scorer],
 ) -> None:
     output, context = item.output, item.context
     if call_target is not None:
         target_started = time.perf_counter()
-        try:
-            value, calls = await call_target(item.input)
-        except Exception as exc:
-            result.error = ItemError(phase="target", message=f"{type(exc).__name__}: {exc}")
-            return
+        with record_calls() as calls:
+            try:
+                value = await call_target(item.input)
+            except JudgeSetupError:
+                raise  # a broken judge setup stops the run
+            except Exception as exc:
+                result.error = ItemError(phase="target", message=f"{type(exc).__name__}: {exc}")
+                return
+            finally:
+                result.target_calls = list(calls)
         target_result = _normalise_target_value(value)
         target_result.duration_s = time.perf_counter() - target_started
         result.target_result = target_result
-        result.target_calls = calls
         output = target_result.output
         if target_result.context is not None:
             context = target_result.context
@@ -514,6 +538,8 @@ async def _process(
         scorer_started = time.perf_counter()
         try:
             result.scorer_results[sid] = await scorer.arun(run)
+        except JudgeSetupError:
+            raise  # a broken judge setup stops the run
         except Exception as exc:
             result.scorer_results[sid] = scorer.error_result(
                 exc, time.perf_counter() - scorer_started
@@ -523,7 +549,7 @@ async def _process(
         for sid, scorer in scorers.items():
             await score(sid, scorer)
     else:
-        async with anyio.create_task_group() as tg:
+        async with task_group() as tg:
             for sid, scorer in scorers.items():
                 tg.start_soon(score, sid, scorer)
     result.scorer_results = {sid: result.scorer_results[sid] for sid in scorers}

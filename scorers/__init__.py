@@ -5,6 +5,7 @@ Everything public is re-exported here; the modules behind it are private.
 
 from ._cache import JudgeCache, default_cache_dir
 from ._catalog import scorer_by_id, scorer_ids
+from ._completion import Completion, ModelRequest, ToolCall, Transport, TransportError
 from ._context import (
     ContextExtractor,
     ContextOptions,
@@ -18,13 +19,17 @@ from ._errors import (
     ConfigError,
     DatasetError,
     JudgeAPIError,
+    JudgeAuthError,
     JudgeError,
     JudgeOutputError,
+    JudgeSetupError,
     ScorekitError,
 )
 from ._judge import Judge
+from ._litellm import LiteLLMTransport
 from ._messages import ToolResult, final_text, is_agent_shaped, tool_results
 from ._pipeline import NotScorable, PromptStep, Scorer, StepResults, create_scorer, not_scorable
+from ._scripted import ScriptedTransport
 from ._types import AgentOutput, Chunk, JudgeCall, ScoreResult, ScorerRun
 from .prebuilt._common import (
     ChunkVerdict,
@@ -66,6 +71,7 @@ __all__ = [
     "ClaimVerdict",
     "ClaimVerdicts",
     "Claims",
+    "Completion",
     "ConfigError",
     "ContextExtractor",
     "ContextOptions",
@@ -75,10 +81,14 @@ __all__ = [
     "IDContextOptions",
     "Judge",
     "JudgeAPIError",
+    "JudgeAuthError",
     "JudgeCache",
     "JudgeCall",
     "JudgeError",
     "JudgeOutputError",
+    "JudgeSetupError",
+    "LiteLLMTransport",
+    "ModelRequest",
     "NonLLMContextOptions",
     "NotScorable",
     "PromptStep",
@@ -87,8 +97,12 @@ __all__ = [
     "ScorekitError",
     "Scorer",
     "ScorerRun",
+    "ScriptedTransport",
     "StepResults",
+    "ToolCall",
     "ToolResult",
+    "Transport",
+    "TransportError",
     "average_precision",
     "create_context_precision_scorer",
     "create_context_recall_scorer",

@@ -4,13 +4,20 @@
 ScorekitError
 ├── ConfigError (also ValueError)      bad options, bad inputs, missing context source
 ├── JudgeError                         anything that went wrong calling the judge model
-│   ├── JudgeAPIError                  the provider refused (auth, bad request) or retries ran out
+│   ├── JudgeAPIError                  the provider refused (bad request) or retries ran out
+│   │   └── JudgeSetupError            the setup is broken: every call would fail; stops a run
+│   │       └── JudgeAuthError         no API key, a rejected key (401) or no permission (403)
 │   └── JudgeOutputError               the model never returned output that validated
 └── DatasetError (also ValueError)     a dataset row is malformed (raised by ``evals``)
 ```
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._completion import TransportError
 
 
 class ScorekitError(Exception):
@@ -31,12 +38,42 @@ class JudgeAPIError(JudgeError):
     Attributes:
         status_code: The HTTP status of the last failure, when there was one.
         retryable: Whether the failure was of a kind that retries could fix.
+        kind: What went wrong: ``"auth"``, ``"permission"``, ``"not_found"``,
+            ``"bad_request"``, ``"context_window"``, ``"rate_limit"``, ``"timeout"``,
+            ``"connection"``, ``"server"`` or ``"unknown"``.
+        model: The judge's model string.
+        step: The pipeline step that made the call.
+        attempts: Requests sent before giving up.
     """
 
-    def __init__(self, message: str, *, status_code: int | None = None, retryable: bool = False):
+    def __init__(
+        self,
+        message: str,
+        *,
+        status_code: int | None = None,
+        retryable: bool = False,
+        kind: str = "unknown",
+        model: str | None = None,
+        step: str | None = None,
+        attempts: int = 0,
+    ):
         super().__init__(message)
         self.status_code = status_code
         self.retryable = retryable
+        self.kind = kind
+        self.model = model
+        self.step = step
+        self.attempts = attempts
+
+
+class JudgeSetupError(JudgeAPIError):
+    """The judge cannot work as configured (unknown model, bad key, no permission): every
+    further call would fail the same way, so `evals.run_evals` stops at the first one.
+    The message says what to set."""
+
+
+class JudgeAuthError(JudgeSetupError):
+    """No API key was found, or the provider rejected it (401) or refused access (403)."""
 
 
 class JudgeOutputError(JudgeError):
@@ -55,3 +92,74 @@ class JudgeOutputError(JudgeError):
 
 class DatasetError(ScorekitError, ValueError):
     """A dataset could not be read; the message names the row and field."""
+
+
+def api_error(
+    error: TransportError,
+    *,
+    model: str,
+    step: str,
+    attempts: int,
+    timeout: float,
+    api_key_given: bool,
+) -> JudgeAPIError:
+    """The scorekit error for a request that failed for good: the one place where a
+    transport's error kinds become `JudgeAPIError` subclasses and messages.
+
+    Messages name the model, the step, the HTTP status and what to change.
+    """
+    status = f"HTTP {error.status}" if error.status is not None else "no HTTP status"
+    where = f"step {step!r}, {status}, {attempts} attempt{'s' if attempts != 1 else ''}"
+    kind = error.kind
+    cls: type[JudgeAPIError] = JudgeAPIError
+    if kind == "auth" and error.missing_env:
+        cls = JudgeAuthError
+        message = (
+            f"{model}: no API key found ({where}). Set {' or '.join(error.missing_env)} in the "
+            "environment, or pass Judge(api_key=...)."
+        )
+    elif kind in ("auth", "permission"):
+        cls = JudgeAuthError
+        what = "rejected the API key" if kind == "auth" else "refused access with this API key"
+        fix = (
+            "Check Judge(api_key=...)."
+            if api_key_given
+            else "Check the API key in the provider's environment variable (e.g. "
+            "OPENAI_API_KEY), or pass Judge(api_key=...)."
+        )
+        message = f"{model} {what} ({where}): {error.message}. {fix}"
+    elif kind == "not_found":
+        cls = JudgeSetupError
+        message = (
+            f"{model}: the provider does not know this model or endpoint ({where}): "
+            f"{error.message}. Check the model string and api_base."
+        )
+    elif kind == "timeout":
+        message = (
+            f"{model} timed out after {timeout:g} s on each of {attempts} attempt"
+            f"{'s' if attempts != 1 else ''} (step {step!r}). Raise Judge(timeout=...) or "
+            "lower the concurrency."
+        )
+    elif kind == "context_window":
+        message = (
+            f"{model}: the prompt is longer than the model's context window ({where}): "
+            f"{error.message}. Use a model with a larger window or shorter context."
+        )
+    elif kind == "bad_request":
+        message = (
+            f"{model} refused the request as invalid ({where}): {error.message}. Check the "
+            "request options (litellm_kwargs, structured_output)."
+        )
+    elif error.retryable:
+        message = f"{model} failed after {attempts} attempts ({where}): {kind}: {error.message}"
+    else:
+        message = f"{model} call failed ({where}): {error.message}"
+    return cls(
+        message,
+        status_code=error.status,
+        retryable=error.retryable,
+        kind=kind,
+        model=model,
+        step=step,
+        attempts=attempts,
+    )

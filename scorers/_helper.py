@@ -1,6 +1,6 @@
-"""``python -m scorers._helper``: a model-call helper process (see `scorers._transport`)."""
+"""``python -m scorers._helper``: a model-call helper process (see `scorers._process`)."""
 
-from ._transport import main
+from ._process import main
 
 if __name__ == "__main__":
     main()

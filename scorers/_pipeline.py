@@ -11,12 +11,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-import anyio
 from pydantic import BaseModel, ValidationError
 
-from ._errors import ConfigError
+from ._calls import attach_calls, calls_of, record_calls
+from ._errors import ConfigError, JudgeSetupError
 from ._judge import Judge, as_judge
 from ._sync import run_sync
+from ._tasks import task_group
 from ._types import JudgeCall, ScoreResult, ScorerRun
 
 M = TypeVar("M", bound=BaseModel)
@@ -53,6 +54,9 @@ class PromptStep(Generic[M]):
         check: ``fn(run, results, value)`` raising ``ValueError`` when a schema-valid
             answer is still wrong (e.g. a verdict per claim is missing); that triggers the
             repair round.
+        version: The prompt/contract version, part of the cache key: bump it when the
+            meaning of the prompt or ``check`` changes, so old cached answers are not
+            reused.
     """
 
     description: str
@@ -60,6 +64,7 @@ class PromptStep(Generic[M]):
     create_prompt: StepFn
     judge: Judge | str | None = None
     check: Callable[[ScorerRun, StepResults, M], None] | None = None
+    version: str = "1"
 
 
 class StepResults:
@@ -71,10 +76,10 @@ class StepResults:
     except steps whose name starts with ``_``.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, judge_calls: list[JudgeCall] | None = None) -> None:
         self.values: dict[str, Any] = {}
         self.prompts: dict[str, Any] = {}
-        self.judge_calls: list[JudgeCall] = []
+        self.judge_calls: list[JudgeCall] = [] if judge_calls is None else judge_calls
         self.preprocess: Any = None
         self.analyze: Any = None
         self.score: float | None = None
@@ -226,8 +231,9 @@ class Scorer:
                 user_check(run, results, value)
 
         results.prompts[name] = prompt
-        value, calls = await judge.structured(prompt, step.output_schema, step=name, check=check)
-        results.judge_calls.extend(calls)
+        value, _ = await judge.structured(
+            prompt, step.output_schema, step=name, check=check, version=step.version
+        )
         return value
 
     async def arun(
@@ -244,7 +250,9 @@ class Scorer:
 
         Raises:
             ConfigError: For invalid inputs or a missing context source.
-            JudgeError: When the judge model fails.
+            JudgeError: When the judge model fails. Every exception leaving ``arun``
+                carries the model calls made so far as ``exc.judge_calls`` (what
+                `error_result` records).
         """
         if self._score_fn is None:
             raise ConfigError(f"scorer {self.id!r} has no generate_score step")
@@ -258,7 +266,14 @@ class Scorer:
                 run = ScorerRun.model_validate(run)
         except ValidationError as exc:
             raise ConfigError(f"invalid scorer input for {self.id!r}: {exc}") from None
-        results = StepResults()
+        with record_calls() as calls:
+            try:
+                return await self._run_steps(run, StepResults(calls), started)
+            except BaseException as exc:
+                attach_calls(exc, calls)
+                raise
+
+    async def _run_steps(self, run: ScorerRun, results: StepResults, started: float) -> ScoreResult:
         for step in self._steps:
             if isinstance(step.fn, PromptStep):
                 value = await self._prompt(step.name, step.fn, run, results)
@@ -269,6 +284,7 @@ class Scorer:
             results.values[step.name] = value
             setattr(results, step.kind, value)
 
+        assert self._score_fn is not None  # checked by arun
         raw = await _call(self._score_fn, run, results)
         if isinstance(raw, NotScorable):
             return self._finish(results, started, 0.0, raw.reason, "skipped")
@@ -321,6 +337,10 @@ class Scorer:
             concurrency: Runs in flight at once (judge calls are limited by the judge too).
             raise_errors: Re-raise the first failure instead of returning it as a result
                 with ``status="error"``.
+
+        Raises:
+            JudgeSetupError: At the first run that meets a broken setup (no or a rejected
+                API key, an unknown model): every other run would fail the same way.
         """
         pending = list(runs)
         results: list[ScoreResult | None] = [None] * len(pending)
@@ -331,13 +351,15 @@ class Scorer:
                 started = time.perf_counter()
                 try:
                     results[i] = await self.arun(pending[i])
+                except JudgeSetupError:
+                    raise  # every further run would fail the same way
                 except Exception as exc:
                     if raise_errors:
                         raise
                     results[i] = self.error_result(exc, time.perf_counter() - started)
 
         with frozen_gc():
-            async with anyio.create_task_group() as tg:
+            async with task_group() as tg:
                 for _ in range(max(1, min(concurrency, len(pending)))):
                     tg.start_soon(worker)
         return [r for r in results if r is not None]
@@ -357,13 +379,15 @@ class Scorer:
         return run_sync(many)
 
     def error_result(self, exc: BaseException, duration_s: float = 0.0) -> ScoreResult:
-        """The `ScoreResult` (``status="error"``) that stands for a failed run."""
+        """The `ScoreResult` (``status="error"``) that stands for a failed run, with the
+        model calls the run made before it failed."""
         return ScoreResult(
             scorer_id=self.id,
             status="error",
             error=f"{type(exc).__name__}: {exc}",
             reason=f"error: {exc}",
             duration_s=duration_s,
+            judge_calls=calls_of(exc),
         )
 
     def run(

@@ -54,7 +54,7 @@ def _shutdown() -> None:
     portal, _portal = _portal, None
     if portal is None:
         return
-    from ._judge import stop_litellm_logging
+    from ._litellm import stop_litellm_logging
 
     try:
         portal.call(stop_litellm_logging)

@@ -180,6 +180,7 @@ class JudgeCall(BaseModel):
         cached: Whether the answer came from the on-disk cache.
         messages: The exact messages sent.
         response: The raw text the model returned (the validated JSON when cached).
+        error: Why the call failed, when it did (its attempts still count as requests).
     """
 
     step: str
@@ -192,6 +193,7 @@ class JudgeCall(BaseModel):
     cached: bool = False
     messages: list[dict[str, Any]] = Field(default_factory=list)
     response: str = ""
+    error: str | None = None
 
 
 class ScoreResult(BaseModel):

@@ -27,10 +27,11 @@ from typing import Any, ClassVar
 import anyio
 from pydantic import BaseModel, ConfigDict
 
-from ._errors import ConfigError
+from ._errors import ConfigError, JudgeSetupError
 from ._judge import Judge, as_judge
 from ._pipeline import Scorer
 from ._sync import run_sync
+from ._tasks import task_group
 from ._types import ScoreResult
 from .prebuilt._ids import create_id_context_precision_scorer, create_id_context_recall_scorer
 from .prebuilt._precision import (
@@ -230,7 +231,12 @@ class _Metric:
         self, inputs: Sequence[Mapping[str, Any]], concurrency: int = 16
     ) -> list[MetricResult]:
         """Score many samples, ``concurrency`` at a time; a failing sample gives a result
-        with ``value`` NaN and ``error`` set instead of stopping the batch."""
+        with ``value`` NaN and ``error`` set instead of stopping the batch.
+
+        Raises:
+            JudgeSetupError: At the first sample that meets a broken setup (no or a
+                rejected API key, an unknown model): every other sample would fail too.
+        """
         results: list[MetricResult | None] = [None] * len(inputs)
         limiter = anyio.CapacityLimiter(max(1, concurrency))
 
@@ -238,10 +244,12 @@ class _Metric:
             async with limiter:
                 try:
                     results[i] = await self.ascore(**inputs[i])
+                except JudgeSetupError:
+                    raise
                 except Exception as exc:
                     results[i] = MetricResult(value=math.nan, error=f"{type(exc).__name__}: {exc}")
 
-        async with anyio.create_task_group() as tg:
+        async with task_group() as tg:
             for i in range(len(inputs)):
                 tg.start_soon(one, i)
         return [r for r in results if r is not None]

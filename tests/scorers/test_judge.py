@@ -16,7 +16,7 @@ from scorers import (
     JudgeCache,
     create_context_recall_scorer,
 )
-from scorers._judge import extract_json
+from scorers._structured import extract_json
 from scorers._sync import run_sync
 
 CONTEXT = ["Albert Einstein was born on 14 March 1879 in Ulm."]
@@ -100,7 +100,7 @@ def test_unauthorized_fails_fast(fake_llm_server: FakeLLMServer):
 
 def test_bad_request_fails_fast(fake_llm_server: FakeLLMServer):
     fake_llm_server.handler = lambda request: Fault.bad_request("unknown model")
-    with pytest.raises(JudgeAPIError, match="status 400"):
+    with pytest.raises(JudgeAPIError, match="HTTP 400"):
         run_sync(lambda: fake_llm_server.judge().structured("x", Claims, step="claims"))
     assert fake_llm_server.call_count == 1
 
@@ -108,7 +108,7 @@ def test_bad_request_fails_fast(fake_llm_server: FakeLLMServer):
 def test_hanging_server_times_out_and_retries_run_out(fake_llm_server: FakeLLMServer):
     fake_llm_server.handler = lambda request: Fault.hang(30)
     judge = fake_llm_server.judge(timeout=0.3, max_retries=1)
-    with pytest.raises(JudgeAPIError, match="after 2 attempts") as info:
+    with pytest.raises(JudgeAPIError, match="timed out after 0.3 s on each of 2 attempts") as info:
         run_sync(lambda: judge.structured("x", Claims, step="claims"))
     assert info.value.retryable
     assert fake_llm_server.call_count == 2

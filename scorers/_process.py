@@ -20,62 +20,19 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
-from types import SimpleNamespace
 from typing import IO, Any
 
 import anyio
 
+from ._completion import Completion, ModelRequest, TransportError
 from ._errors import JudgeError
 from ._executor import install as install_inline_setup
+from ._litellm import missing_key
 
 
-class RemoteModelError(Exception):
-    """A model call that failed in a helper process, rebuilt for our retry logic.
-
-    Attributes:
-        kind: The class name of the original exception (e.g. ``"RateLimitError"``).
-        status_code: Its HTTP status, if any.
-        retry_after: Seconds the provider asked to wait, if it said.
-        retryable: True when the helper itself failed (it exited or its pipe broke):
-            the call never got an answer and may be retried on another helper.
-    """
-
-    def __init__(
-        self,
-        kind: str,
-        message: str,
-        status_code: int | None,
-        retry_after: float | None,
-        retryable: bool = False,
-    ):
-        super().__init__(f"{kind}: {message}")
-        self.kind = kind
-        self.status_code = status_code
-        self.retry_after = retry_after
-        self.retryable = retryable
-
-
-def _helper_lost(message: str) -> RemoteModelError:
-    return RemoteModelError("HelperExited", message, None, None, retryable=True)
-
-
-def response_from_reply(reply: dict[str, Any]) -> Any:
-    """An object shaped like litellm's response, from a helper's JSON reply."""
-    tool_calls = [
-        SimpleNamespace(
-            id=call["id"],
-            function=SimpleNamespace(name=call["name"], arguments=call["arguments"]),
-        )
-        for call in reply.get("tool_calls") or []
-    ]
-    message = SimpleNamespace(content=reply.get("content"), tool_calls=tool_calls or None)
-    usage = SimpleNamespace(**reply.get("usage", {}))
-    return SimpleNamespace(
-        choices=[SimpleNamespace(message=message)],
-        usage=usage,
-        _hidden_params={"response_cost": reply.get("cost")},
-    )
+def _helper_lost(message: str) -> TransportError:
+    """A retryable error: the call never got an answer and may go to another helper."""
+    return TransportError("connection", message)
 
 
 class _Worker:
@@ -155,11 +112,11 @@ MAX_RESTARTS = 3  # per helper, over the transport's life
 
 
 class ProcessTransport:
-    """Runs ``litellm.acompletion`` calls in ``processes`` helper processes.
+    """A transport that runs each litellm call in one of ``processes`` helper processes.
 
     Helpers start on first use and stop with `close` (or at interpreter exit). A helper
     that exits is replaced; the calls it had in flight fail with a retryable
-    `RemoteModelError`, so the judge's retries send them again.
+    retryable `TransportError`, so the judge's retries send them again.
 
     Attributes:
         processes: Number of helpers.
@@ -236,11 +193,25 @@ class ProcessTransport:
             time.sleep(0.05)
         raise JudgeError("no scorekit model-call helper process came up within 120 s")
 
-    async def acompletion(self, **kwargs: Any) -> Any:
-        """One model call in a helper; returns a litellm-shaped response.
+    async def prepare(self, request: ModelRequest) -> None:
+        """Check for a missing key, then start the helpers (seconds, once; the judge
+        calls this before a request's first attempt, outside its timeout).
 
         Raises:
-            RemoteModelError: The call failed in the helper (classified like litellm's).
+            TransportError: ``"auth"``, when the provider's key variable is not set.
+        """
+        missing = missing_key(request)
+        if missing:
+            raise TransportError("auth", "no API key", missing_env=missing)
+        if not self.started:
+            await anyio.to_thread.run_sync(self.start)
+
+    async def complete(self, request: ModelRequest) -> Completion:
+        """Send ``request`` once, in a helper.
+
+        Raises:
+            TransportError: The call failed in the helper (classified there), or the
+                helper was lost (retryable).
         """
         worker, request_id = self._pick()
         while worker is None:
@@ -251,7 +222,7 @@ class ProcessTransport:
         with worker.lock:
             worker.pending[request_id] = (loop, future)
         try:
-            worker.send({"id": request_id, "kwargs": kwargs})
+            worker.send({"id": request_id, "request": _wire(request)})
         except OSError as exc:  # the helper died since it was picked
             with worker.lock:
                 worker.pending.pop(request_id, None)
@@ -268,10 +239,14 @@ class ProcessTransport:
                     pass
             raise
         if not reply["ok"]:
-            raise RemoteModelError(
-                reply["kind"], reply["message"], reply.get("status"), reply.get("retry_after")
+            raise TransportError(
+                reply["kind"],
+                reply["message"],
+                status=reply.get("status"),
+                retry_after=reply.get("retry_after"),
+                missing_env=tuple(reply.get("missing_env") or ()),
             )
-        return response_from_reply(reply)
+        return Completion.model_validate(reply["completion"])
 
     def close(self) -> None:
         """Stop the helper processes."""
@@ -284,45 +259,20 @@ class ProcessTransport:
 # --- the helper process -------------------------------------------------------------------
 
 
-def _reply_for(request_id: int, response: Any) -> dict[str, Any]:
-    message = response.choices[0].message
-    usage = getattr(response, "usage", None)
-    hidden = getattr(response, "_hidden_params", None) or {}
-    cost = hidden.get("response_cost")
-    return {
-        "id": request_id,
-        "ok": True,
-        "content": message.content,
-        "tool_calls": [
-            {"id": c.id, "name": c.function.name, "arguments": c.function.arguments}
-            for c in (getattr(message, "tool_calls", None) or [])
-        ],
-        "usage": {
-            "prompt_tokens": int(getattr(usage, "prompt_tokens", 0) or 0),
-            "completion_tokens": int(getattr(usage, "completion_tokens", 0) or 0),
-        },
-        "cost": cost if isinstance(cost, (int, float)) else None,
-    }
-
-
-def _error_for(
-    request_id: int, exc: BaseException, retry_after: Callable[..., Any]
-) -> dict[str, Any]:
-    status = getattr(exc, "status_code", None)
-    return {
-        "id": request_id,
-        "ok": False,
-        "kind": "TimeoutError" if isinstance(exc, TimeoutError) else type(exc).__name__,
-        "message": str(exc)[:500],
-        "status": status if isinstance(status, int) else None,
-        "retry_after": retry_after(exc),
-    }
+def _wire(request: ModelRequest) -> dict[str, Any]:
+    """``request`` as JSON data for a helper (the API key included: it is a pipe)."""
+    return {**request.model_dump(mode="json"), "api_key": request.api_key}
 
 
 async def _serve() -> None:
-    from ._judge import _import_litellm, _retry_after
+    from ._litellm import (
+        completion_from_response,
+        import_litellm,
+        litellm_arguments,
+        map_litellm_error,
+    )
 
-    litellm = _import_litellm()
+    litellm = import_litellm()
     gc.freeze()  # litellm's import: ~400k objects no collection needs to scan again
     install_inline_setup()
     loop = asyncio.get_running_loop()
@@ -337,14 +287,27 @@ async def _serve() -> None:
 
     write({"ready": True})
 
-    async def call(request_id: int, kwargs: dict[str, Any]) -> None:
+    async def call(request_id: int, wire: dict[str, Any]) -> None:
+        request = ModelRequest.model_validate(wire)
         try:
-            response = await litellm.acompletion(**kwargs)
-            write(_reply_for(request_id, response))
+            response = await litellm.acompletion(**litellm_arguments(request))
+            completion = completion_from_response(response).model_dump(mode="json")
+            write({"id": request_id, "ok": True, "completion": completion})
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            write(_error_for(request_id, exc, _retry_after))
+            error = map_litellm_error(exc, request)
+            write(
+                {
+                    "id": request_id,
+                    "ok": False,
+                    "kind": error.kind,
+                    "message": error.message[:2000],
+                    "status": error.status,
+                    "retry_after": error.retry_after,
+                    "missing_env": list(error.missing_env),
+                }
+            )
         finally:
             tasks.pop(request_id, None)
 
@@ -355,7 +318,7 @@ async def _serve() -> None:
             if task is not None:
                 task.cancel()
             continue
-        tasks[message["id"]] = loop.create_task(call(message["id"], message["kwargs"]))
+        tasks[message["id"]] = loop.create_task(call(message["id"], message["request"]))
     for task in list(tasks.values()):
         task.cancel()
 

@@ -1,0 +1,105 @@
+"""Limits on model calls: a judge's own caps, and an extra cap for a whole run.
+
+A judge's ``max_concurrency`` and ``requests_per_minute`` hold wherever it is used
+(one scorer run, `Scorer.run_many`, `evals.run_evals`, an agent). A run may add its own
+cap with `run_cap`; a call then needs a slot of both, so the smaller one is the limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import weakref
+from collections.abc import AsyncIterator, Iterator
+from contextvars import ContextVar
+
+import anyio
+
+_run_cap: ContextVar[anyio.CapacityLimiter | None] = ContextVar("scorekit_run_cap", default=None)
+
+
+@contextlib.contextmanager
+def run_cap(limiter: anyio.CapacityLimiter) -> Iterator[None]:
+    """Make every model call in this context (and tasks started from it) also take a
+    slot of ``limiter``, on top of its judge's own limits."""
+    token = _run_cap.set(limiter)
+    try:
+        yield
+    finally:
+        _run_cap.reset(token)
+
+
+class RateBucket:
+    """Spaces request starts to at most ``per_minute`` per minute."""
+
+    def __init__(self, per_minute: float):
+        self.interval = 60.0 / per_minute
+        self.next_at = 0.0
+        self.lock = anyio.Lock()
+
+    async def wait(self) -> None:
+        """Wait until the next request may start."""
+        async with self.lock:
+            now = time.monotonic()
+            delay = self.next_at - now
+            self.next_at = max(now, self.next_at) + self.interval
+        if delay > 0:
+            await anyio.sleep(delay)
+
+
+DEFAULT_CONCURRENCY = 16
+"""Requests in flight per judge when neither the judge nor a run sets a cap."""
+
+
+class Limits:
+    """A judge's concurrency cap and request-rate bucket, one set per event loop.
+
+    anyio primitives belong to the loop that made them; the sync API's loop and a
+    user's own loops each get their own (each capped the same way).
+
+    Args:
+        max_concurrency: Requests in flight at once. None: `DEFAULT_CONCURRENCY`, except
+            under a run's cap (`run_cap`), which is then the only one.
+        requests_per_minute: Request starts per minute, or None for no bucket.
+    """
+
+    def __init__(self, max_concurrency: int | None, requests_per_minute: float | None):
+        self.max_concurrency = max_concurrency
+        self.requests_per_minute = requests_per_minute
+        self._per_loop: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, tuple[anyio.CapacityLimiter, RateBucket | None]
+        ] = weakref.WeakKeyDictionary()
+
+    def _state(self) -> tuple[anyio.CapacityLimiter, RateBucket | None]:
+        loop = asyncio.get_running_loop()
+        state = self._per_loop.get(loop)
+        if state is None:
+            rpm = self.requests_per_minute
+            cap = self.max_concurrency or DEFAULT_CONCURRENCY
+            state = (anyio.CapacityLimiter(cap), RateBucket(rpm) if rpm else None)
+            self._per_loop[loop] = state
+        return state
+
+    @contextlib.asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        """Hold one request slot: the run's cap (if any), then this judge's, then wait
+        for the rate bucket."""
+        limiter, bucket = self._state()
+        outer = _run_cap.get()
+        own = limiter if outer is None or self.max_concurrency is not None else None
+        if outer is not None:
+            await outer.acquire()
+        try:
+            if own is not None:
+                await own.acquire()
+            try:
+                if bucket is not None:
+                    await bucket.wait()
+                yield
+            finally:
+                if own is not None:
+                    own.release()
+        finally:
+            if outer is not None:
+                outer.release()

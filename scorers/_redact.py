@@ -1,0 +1,64 @@
+"""Secrets out of every text scorekit keeps or shows.
+
+Some providers echo the API key (or a header) in an error body or even in an answer;
+every error message, warning, `JudgeCall` response and cache entry passes through a
+`Redactor` first.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+REDACTED = "[redacted]"
+_SECRET_ENV = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)", re.I)
+_SECRET_HEADER = re.compile(r"(auth|key|token|secret|cookie)", re.I)
+MIN_SECRET_LENGTH = 6  # shorter values would redact ordinary words
+
+
+def secret_header(name: str) -> bool:
+    """Whether a header of this name carries a credential."""
+    return bool(_SECRET_HEADER.search(name))
+
+
+def header_values(params: Mapping[str, Any]) -> list[str]:
+    """Every header value in litellm arguments (``extra_headers``, ``headers``)."""
+    values: list[str] = []
+    for name in ("extra_headers", "headers", "default_headers"):
+        headers = params.get(name)
+        if isinstance(headers, Mapping):
+            values.extend(str(v) for v in headers.values())
+    return values
+
+
+class Redactor:
+    """Replaces each known secret in a text with ``[redacted]``.
+
+    Args:
+        secrets: Values to hide (an API key, header values).
+        environment: Also hide the values of environment variables whose names look like
+            credentials (``*_API_KEY``, ``*_TOKEN``...), which litellm may have sent.
+    """
+
+    def __init__(self, secrets: Iterable[str | None] = (), *, environment: bool = True):
+        found = {s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH}
+        if environment:
+            found.update(
+                value
+                for name, value in os.environ.items()
+                if _SECRET_ENV.search(name) and len(value) >= MIN_SECRET_LENGTH
+            )
+        # longest first, so a secret that contains another is hidden whole
+        self._secrets = sorted(found, key=len, reverse=True)
+
+    def __call__(self, text: str) -> str:
+        """``text`` with every secret replaced."""
+        for secret in self._secrets:
+            if secret in text:
+                text = text.replace(secret, REDACTED)
+        return text
+
+    def __bool__(self) -> bool:
+        return bool(self._secrets)

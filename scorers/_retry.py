@@ -1,0 +1,79 @@
+"""Retries and backoff around a transport, inside the limits, each attempt timed out."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import anyio
+
+from ._completion import Completion, ModelRequest, Transport, TransportError
+from ._errors import ScorekitError
+from ._limits import Limits
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how long to retry.
+
+    Attributes:
+        max_retries: Retries after the first attempt (retryable errors only).
+        backoff: Base of the exponential backoff in seconds (doubled per retry, jitter
+            up to the same again).
+        max_wait: Cap on any single wait, ``Retry-After`` included.
+    """
+
+    max_retries: int = 4
+    backoff: float = 0.5
+    max_wait: float = 60.0
+
+    def wait_before(self, retry: int, error: TransportError) -> float:
+        """Seconds to wait before retry number ``retry`` (1-based) after ``error``."""
+        if error.retry_after is not None:
+            return min(error.retry_after, self.max_wait)
+        base = self.backoff * 2 ** (retry - 1)
+        return min(base + random.uniform(0, base), self.max_wait)
+
+
+@dataclass
+class Attempts:
+    """Requests handed to the transport so far (read after a failure or cancellation)."""
+
+    sent: int = 0
+
+
+async def send_with_retries(
+    transport: Transport,
+    request: ModelRequest,
+    policy: RetryPolicy,
+    limits: Limits,
+    attempts: Attempts,
+) -> Completion:
+    """Send ``request`` until it succeeds, a non-retryable error comes, or retries run out.
+
+    Each attempt holds a slot of ``limits`` and is cut off after ``request.timeout``
+    seconds; waits between attempts hold no slot.
+
+    Raises:
+        TransportError: The last error (a timeout is kind ``"timeout"``).
+    """
+    prepare = getattr(transport, "prepare", None)
+    if prepare is not None:  # e.g. start helper processes: seconds, not timed
+        await prepare(request)
+    while True:
+        try:
+            async with limits.slot():
+                attempts.sent += 1
+                with anyio.fail_after(request.timeout):
+                    return await transport.complete(request)
+        except TransportError as exc:
+            error = exc
+        except ScorekitError:  # ours already (e.g. helper processes that keep exiting)
+            raise
+        except TimeoutError:
+            error = TransportError("timeout", f"no answer within {request.timeout:g} s")
+        except Exception as exc:  # a custom transport that raised something else
+            error = TransportError("unknown", f"{type(exc).__name__}: {exc}")
+        if not error.retryable or attempts.sent > policy.max_retries:
+            raise error
+        await anyio.sleep(policy.wait_before(attempts.sent, error))
