@@ -303,8 +303,18 @@ class _HTTPHandler(BaseHTTPRequestHandler):
         self._send(200, {"object": "list", "data": [{"id": "fake", "object": "model"}]}, {})
 
     def do_POST(self) -> None:
-        arrived = time.monotonic()
         fake = self.server.fake
+        with fake._lock:
+            fake.in_flight += 1
+            fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
+        try:
+            self._post(fake)
+        finally:
+            with fake._lock:
+                fake.in_flight -= 1
+
+    def _post(self, fake: FakeLLMServer) -> None:
+        arrived = time.monotonic()
         length = int(self.headers.get("Content-Length") or 0)
         try:
             body = json.loads(self.rfile.read(length) or b"{}")
@@ -394,6 +404,8 @@ class FakeLLMServer:
         requests: Every request received, in order.
         prompt_tokens: Prompt tokens "used" (whitespace words of the messages).
         completion_tokens: Completion tokens "used".
+        in_flight: Requests being answered right now.
+        max_in_flight: The most requests it was answering at once (since `reset`).
     """
 
     def __init__(self, handler: Handler | None = None, *, latency: float = 0.0):
@@ -402,6 +414,8 @@ class FakeLLMServer:
         self.requests: list[FakeRequest] = []
         self.prompt_tokens = 0
         self.completion_tokens = 0
+        self.in_flight = 0
+        self.max_in_flight = 0
         self._queue: deque[FakeResponse | str | dict[str, Any] | Handler] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -436,6 +450,7 @@ class FakeLLMServer:
             self.requests.clear()
             self._queue.clear()
             self.prompt_tokens = self.completion_tokens = 0
+            self.max_in_flight = self.in_flight
 
     def judge(self, model: str = "openai/fake-judge", **kwargs: Any) -> Judge:
         """A `Judge` pointed at this server (cache off and fast retries unless overridden)."""

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from ._cache import JudgeCache, cache_key, open_cache
-from ._calls import note_call
+from ._calls import attach_calls, note_call
 from ._completion import Completion, ModelRequest, Transport, TransportError
 from ._errors import ConfigError, api_error
 from ._limits import Limits
@@ -230,6 +230,7 @@ class Judge:
                 api_key_given=self._api_key is not None,
             )
             call.error = str(error)
+            attach_calls(error, [call])
             raise error from None
         except BaseException:  # cancelled mid-call: its requests were still sent
             call.error = "cancelled"

@@ -36,6 +36,7 @@ LITELLM_PARAMS: frozenset[str] = frozenset(
     web_search_options api_version enable_json_schema_validation
     extra_body headers metadata organization custom_llm_provider top_k drop_params
     allowed_openai_params additional_drop_params mock_response input_cost_per_token
+    model_list shared_session
     output_cost_per_token region_name aws_region_name aws_access_key_id
     aws_secret_access_key aws_session_token aws_profile_name vertex_project
     vertex_location vertex_credentials azure_ad_token
@@ -181,7 +182,13 @@ def _client_side_setup_error(exc: BaseException) -> bool:
     except ImportError:  # pragma: no cover - litellm depends on openai
         return False
     cause = exc.__cause__ or exc.__context__
-    return isinstance(cause, openai.OpenAIError) and not isinstance(cause, openai.APIError)
+    for _ in range(5):  # litellm wraps the SDK's error in one or two of its own
+        if cause is None:
+            return False
+        if isinstance(cause, openai.OpenAIError) and not isinstance(cause, openai.APIError):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def _missing_env(model: str) -> tuple[str, ...]:

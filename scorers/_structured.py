@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from ._calls import attach_calls
 from ._errors import JudgeOutputError
 from ._types import JudgeCall
 
@@ -135,4 +136,5 @@ async def ask_structured(
         raw_text=raw,
         validation_error=error,
     )
+    attach_calls(failure, calls)
     raise failure

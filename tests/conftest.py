@@ -23,7 +23,8 @@ class _LitellmWorkerNoise(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         return not (
-            "Task was destroyed but it is pending" in message and "LoggingWorker" in message
+            "Task was destroyed but it is pending" in message
+            and ("LoggingWorker" in message or "async_success_handler" in message)
         )
 
 

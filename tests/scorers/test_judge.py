@@ -108,7 +108,9 @@ def test_bad_request_fails_fast(fake_llm_server: FakeLLMServer):
 def test_hanging_server_times_out_and_retries_run_out(fake_llm_server: FakeLLMServer):
     fake_llm_server.handler = lambda request: Fault.hang(30)
     judge = fake_llm_server.judge(timeout=0.3, max_retries=1)
-    with pytest.raises(JudgeAPIError, match="timed out after 0.3 s on each of 2 attempts") as info:
+    with pytest.raises(
+        JudgeAPIError, match=r"timed out after 0\.3 s on each of 2 attempts"
+    ) as info:
         run_sync(lambda: judge.structured("x", Claims, step="claims"))
     assert info.value.retryable
     assert fake_llm_server.call_count == 2
