@@ -13,8 +13,8 @@ plus, with ``--client-processes``, the judge's helper processes). Two more
 measurements split it: the framework's own CPU per item (the same run with the model
 call replaced by an in-process answer: no HTTP, no litellm) and litellm's client CPU per
 call (the scorers' exact requests replayed through bare ``litellm.acompletion``).
-Prints a markdown table; writes ``benchmarks/results/run_evals.json`` (or
-``run_evals_unpriced.json``).
+Prints a markdown table; with ``--write``, also writes
+``benchmarks/results/run_evals.json`` (or ``run_evals_unpriced.json``).
 """
 
 from __future__ import annotations
@@ -27,15 +27,16 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import anyio
 
 from evals import run_evals
 from evals.testing import FakeLLMServer, FakeRequest, rule_based_judge
 from scorers import (
+    Completion,
     Judge,
-    JudgeCall,
+    ModelRequest,
+    ScriptedTransport,
     create_context_precision_scorer,
     create_context_recall_scorer,
 )
@@ -78,34 +79,22 @@ def captured_requests(items: list[dict]) -> list[dict]:
         return [request.body for request in server.requests]
 
 
-class InstantJudge(Judge):
-    """A judge whose model call is replaced by the rule-based fake answer, computed in
-    process with no HTTP and no litellm: what remains is scorekit's own work."""
+def instant_judge() -> Judge:
+    """A judge whose transport answers with the rule-based fake in process: no HTTP, no
+    litellm. What remains is scorekit's own work, every layer of the judge included."""
 
-    async def chat(self, messages, *, step="chat", **extra):  # type: ignore[no-untyped-def]
-        body = {"messages": messages, **extra}
+    def answer(request: ModelRequest) -> Completion:
+        body = {"messages": request.messages, **request.params}
         content = rule_based_judge(FakeRequest(body=body, headers={})).content or ""
-        usage = SimpleNamespace(prompt_tokens=100, completion_tokens=20)
-        message = SimpleNamespace(content=content, tool_calls=None)
-        response = SimpleNamespace(
-            choices=[SimpleNamespace(message=message)], usage=usage, _hidden_params={}
-        )
-        call = JudgeCall(
-            step=step,
-            model=self.model,
-            prompt_tokens=100,
-            completion_tokens=20,
-            attempts=1,
-            messages=messages,
-            response=content,
-        )
-        return response, call
+        return Completion(content=content, prompt_tokens=100, completion_tokens=20)
+
+    return Judge("openai/bench", transport=ScriptedTransport(answer), cache=False)
 
 
 def framework_cpu_per_item(items: list[dict], bodies: list[dict]) -> float:
     """CPU seconds per item of run_evals with `InstantJudge`, minus the rule-based
     answers' own cost (measured on the scorers' captured requests)."""
-    judge = InstantJudge("openai/bench", cache=False)
+    judge = instant_judge()
     scorers = [create_context_recall_scorer(judge), create_context_precision_scorer(judge)]
     run_evals(items[:8], scorers, progress=False)
     started = time.process_time()
@@ -152,9 +141,8 @@ def litellm_cpu_per_call(url: str, bodies: list[dict], priced: bool, calls: int 
 
 def helper_cpu(judge: Judge) -> float:
     """CPU seconds used so far by the judge's helper processes (Linux /proc; 0 without)."""
-    transport = judge.transport
     total = 0.0
-    for worker in transport._workers if transport else []:
+    for worker in getattr(judge.transport, "_workers", []):
         try:
             fields = Path(f"/proc/{worker.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
@@ -235,6 +223,9 @@ def main() -> None:
         action="store_true",
         help="do not declare the judge's price (litellm's slower unknown-model path)",
     )
+    parser.add_argument(
+        "--write", action="store_true", help="write the results into benchmarks/results/"
+    )
     args = parser.parse_args()
 
     bodies = captured_requests(make_items(8))
@@ -306,6 +297,8 @@ def main() -> None:
         f"litellm client CPU per call (the scorers' requests replayed): "
         f"{per_call * 1000:.2f} ms, {3 * per_call * 1000:.1f} ms per item"
     )
+    if not args.write:
+        return
     name = "run_evals_unpriced.json" if args.unpriced else "run_evals.json"
     out = Path(__file__).parent / "results" / name
     out.parent.mkdir(exist_ok=True)

@@ -55,6 +55,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--items", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--write", action="store_true", help="write the results into benchmarks/results/"
+    )
     args = parser.parse_args()
 
     items = make_items(args.items)
@@ -96,6 +99,8 @@ def main() -> None:
         f"\nBuilding the {n} ScorerRun inputs from lists (not in the rows above): "
         f"{build_s:.3f} s ({build_s / n * 1e6:.1f} µs/item)"
     )
+    if not args.write:
+        return
     out = Path(__file__).parent / "results" / "similarity.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(

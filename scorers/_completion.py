@@ -159,7 +159,10 @@ class Transport(Protocol):
     """Sends one model request. The seam between the judge and a provider.
 
     Implement ``complete`` to plug in any client; raise `TransportError` for failures
-    (anything else is treated as a non-retryable ``"unknown"`` error).
+    (anything else is treated as a non-retryable ``"unknown"`` error). A transport may
+    also define ``async prepare(request)``: the judge awaits it once before a request's
+    first attempt, outside the attempt's timeout and without a concurrency slot (to
+    start helper processes, or to refuse a request that cannot carry a key).
     """
 
     async def complete(self, request: ModelRequest) -> Completion:

@@ -109,7 +109,8 @@ def api_error(
     Messages name the model, the step, the HTTP status and what to change.
     """
     status = f"HTTP {error.status}" if error.status is not None else "no HTTP status"
-    where = f"step {step!r}, {status}, {attempts} attempt{'s' if attempts != 1 else ''}"
+    sent = f"{attempts} attempt{'s' if attempts != 1 else ''}" if attempts else "no request sent"
+    where = f"step {step!r}, {status}, {sent}"
     kind = error.kind
     cls: type[JudgeAPIError] = JudgeAPIError
     if kind == "auth" and error.missing_env:

@@ -317,15 +317,22 @@ def litellm_arguments(request: ModelRequest) -> dict[str, Any]:
 class LiteLLMTransport:
     """The default transport: ``litellm.acompletion`` in this process, retries off."""
 
+    async def prepare(self, request: ModelRequest) -> None:
+        """Before a request's first attempt: fail at once when its key cannot be found.
+
+        Raises:
+            TransportError: ``"auth"``, when the provider's key variable is not set.
+        """
+        missing = missing_key(request)
+        if missing:
+            raise TransportError("auth", "no API key", missing_env=missing)
+
     async def complete(self, request: ModelRequest) -> Completion:
         """Send ``request`` once through litellm.
 
         Raises:
             TransportError: Whatever litellm raised, classified.
         """
-        missing = missing_key(request)
-        if missing:
-            raise TransportError("auth", "no API key", missing_env=missing)
         litellm = import_litellm()
         try:
             response = await litellm.acompletion(**litellm_arguments(request))

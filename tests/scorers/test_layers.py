@@ -308,6 +308,7 @@ def test_a_missing_key_fails_in_under_a_second_without_importing_litellm():
     seconds, imported, message = out.split(" ", 2)
     assert float(seconds) < 1.0 and imported == "False"
     assert "OPENAI_API_KEY" in message and "api_key=" in message
+    assert "no request sent" in message
 
 
 def test_litellms_missing_credentials_error_is_an_auth_error(monkeypatch):
