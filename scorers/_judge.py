@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import json
 import os
 import sqlite3
 import time
@@ -241,7 +242,9 @@ class Judge:
             if attempts.sent:
                 note_call(call)
         if completion.content and self._redact:
-            completion = completion.model_copy(update={"content": self._redact(completion.content)})
+            clean = self._redact(completion.content)
+            if clean != completion.content:
+                completion = completion.model_copy(update={"content": clean})
         call.prompt_tokens = completion.prompt_tokens
         call.completion_tokens = completion.completion_tokens
         call.cost = completion.cost
@@ -373,17 +376,10 @@ class Judge:
             cached=True,
             cost=0.0,
             messages=messages,
-            response=json_dumps(hit["output"]),
+            response=json.dumps(hit["output"], ensure_ascii=False),
         )
         note_call(call)
         return value, [call]
-
-
-def json_dumps(value: Any) -> str:
-    """Compact JSON text of ``value``."""
-    import json
-
-    return json.dumps(value, ensure_ascii=False)
 
 
 def _redacted(error: TransportError, redact: Redactor) -> TransportError:
