@@ -121,18 +121,19 @@ def test_the_smaller_of_the_judge_and_run_caps_holds(judge_cap, run_cap, expecte
 
 
 def test_an_agents_own_calls_keep_its_judge_cap():
-    with FakeLLMServer(latency=0.05) as server:
-        server.handler = lambda request: FakeResponse(content="an answer")
-        agent = Agent(name="a", model=server.judge(max_concurrency=2), instructions="answer")
+    with FakeLLMServer(latency=0.05) as agent_server, FakeLLMServer() as judge_server:
+        agent_server.handler = lambda request: FakeResponse(content="an answer")
+        agent = Agent(name="a", model=agent_server.judge(max_concurrency=2), instructions="a")
         result = run_evals(
             [{"id": str(i), "input": f"q{i}", "ground_truth": "x"} for i in range(10)],
-            [create_context_recall_scorer(server.judge(), {"context": ["x"]})],
+            [create_context_recall_scorer(judge_server.judge(), {"context": ["x"]})],
             target=agent,
             concurrency=10,
             model_concurrency=100,
         )
-        assert result.summary.target.model_calls == 10
-    assert server.max_in_flight <= 2 + 10  # agent calls at most 2; scorer calls after them
+        assert agent_server.max_in_flight == 2
+        assert result.summary.target.model_calls == agent_server.call_count == 10
+        assert result.summary.model_calls == 10 + judge_server.call_count
 
 
 def test_the_summary_counts_exactly_the_requests_the_server_saw():

@@ -154,3 +154,24 @@ async def test_async_batch_score_with_bounded_concurrency_and_per_item_errors():
         )
         == 1.0
     )
+
+
+def test_context_precision_survives_a_judge_that_numbers_each_chunk_zero():
+    """Ragas' ContextPrecision judges chunk by chunk; small models answer index 0."""
+    import json
+
+    from scorers import ScriptedTransport
+
+    def judge_chunk(request) -> str:
+        useful = "Paris" in request.prompt.split("<context>")[1]
+        verdict = {"context_index": 0, "verdict": "yes" if useful else "no", "reason": "r"}
+        return json.dumps({"verdicts": [verdict]})
+
+    transport = ScriptedTransport(judge_chunk)
+    judge = Judge("scripted/judge", transport=transport, cache=False)
+    result = ContextPrecision(llm=judge).score(
+        user_input="Where is the Eiffel Tower located?",
+        reference="The Eiffel Tower is located in Paris.",
+        retrieved_contexts=["Berlin is big.", "The Eiffel Tower is in Paris.", "Rome."],
+    )
+    assert result.native.score == 0.5 and len(transport.requests) == 3
