@@ -18,11 +18,8 @@ from typing import Any, Literal, Protocol
 import anyio
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from scorers import AgentOutput, ConfigError, Judge, JudgeCall, Scorer, ScorerRun
-from scorers._calls import detached_calls
-from scorers._messages import final_text
-from scorers._sync import run_sync
-from scorers._tasks import task_group
+from scorers import AgentOutput, ConfigError, Judge, JudgeCall, Scorer, ScorerRun, final_text
+from scorers._runtime import detached_calls, run_sync, task_group
 
 
 class ScoreRecord(BaseModel):

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from scorers import DatasetError
-from scorers._types import ContextList, ReferenceIds, ReferenceTexts
+from scorers._runtime import ContextList, ReferenceIds, ReferenceTexts
 
 _LIST_COLUMNS = ("context", "reference_contexts", "reference_context_ids", "metadata")
 

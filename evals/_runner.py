@@ -12,9 +12,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 import anyio
-
-if sys.version_info < (3, 11):  # pragma: no cover
-    from exceptiongroup import BaseExceptionGroup
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scorers import (
@@ -26,14 +23,18 @@ from scorers import (
     ScorekitError,
     Scorer,
     ScoreResult,
-    _litellm,
+    ScorerRun,
 )
-from scorers._calls import record_calls
-from scorers._limits import run_cap
-from scorers._pipeline import frozen_gc
-from scorers._sync import run_sync
-from scorers._tasks import first_error, task_group
-from scorers._types import ScorerRun, to_chunks
+from scorers._runtime import (
+    frozen_gc,
+    litellm_import_cpu_s,
+    map_bounded,
+    record_calls,
+    run_cap,
+    run_sync,
+    task_group,
+    to_chunks,
+)
 
 from ._data import EvalItem, load_dataset
 from ._progress import Progress
@@ -346,7 +347,7 @@ async def arun_evals(
             ``results_path``; ``resume=True`` continues once the setup is fixed.
     """
     started, cpu_started = time.perf_counter(), time.process_time()
-    import_cpu_before = _litellm.litellm_import_cpu_s
+    import_cpu_before = litellm_import_cpu_s()
     items = load_dataset(data)
     scorer_map = _scorer_map(scorers)
     thresholds = dict(thresholds or {})
@@ -370,7 +371,6 @@ async def arun_evals(
     todo = [item for item in items if item.id not in done]
     bar = Progress(len(todo), progress)
     limiter = anyio.CapacityLimiter(model_concurrency or concurrency * len(scorer_map))
-    queue = iter(todo)
 
     async def one(item: EvalItem) -> ItemResult:
         item_started = time.perf_counter()
@@ -390,31 +390,26 @@ async def arun_evals(
         result.duration_s = time.perf_counter() - item_started
         return result
 
-    async def worker() -> None:
-        for item in queue:
-            result = await one(item)
-            done[item.id] = result
-            if results_file is not None:
-                results_file.write(result)
-            bar.advance(result.error is not None)
-            if on_item_complete is not None:
-                outcome = on_item_complete(result)
-                if inspect.isawaitable(outcome):
-                    await outcome
-            if fail_fast and result.error is not None:
-                raise ItemFailedError(result)
+    async def finish(item: EvalItem) -> None:
+        result = await one(item)
+        done[item.id] = result
+        if results_file is not None:
+            results_file.write(result)
+        bar.advance(result.error is not None)
+        if on_item_complete is not None:
+            outcome = on_item_complete(result)
+            if inspect.isawaitable(outcome):
+                await outcome
+        if fail_fast and result.error is not None:
+            raise ItemFailedError(result)
 
     try:
         with run_cap(limiter), frozen_gc():
-            async with anyio.create_task_group() as tg:
-                for _ in range(min(concurrency, max(1, len(todo)))):
-                    tg.start_soon(worker)
-    except BaseExceptionGroup as group:  # surface the one error users expect
-        first = first_error(group) or group.exceptions[0]
-        if isinstance(first, JudgeSetupError):
-            where = f"; finished items are in {results_path}" if results_path else ""
-            first.args = (f"{first} The run stopped at the first such failure{where}.",)
-        raise first from None
+            await map_bounded(finish, todo, concurrency)
+    except JudgeSetupError as exc:
+        where = f"; finished items are in {results_path}" if results_path else ""
+        exc.args = (f"{exc} The run stopped at the first such failure{where}.",)
+        raise
     finally:
         bar.close()
         if results_file is not None:
@@ -430,7 +425,7 @@ async def arun_evals(
         scales={sid: scorer.scale for sid, scorer in scorer_map.items()},
     )
     # a first model call imports litellm (seconds of CPU, once): not the run's pace
-    imported = _litellm.litellm_import_cpu_s - import_cpu_before
+    imported = litellm_import_cpu_s() - import_cpu_before
     summary.client_cpu_s = time.process_time() - cpu_started - imported
     scores = {sid: s.mean for sid, s in summary.scorers.items() if sid in scorer_map}
     failed = [

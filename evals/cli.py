@@ -10,8 +10,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from scorers import ConfigError, Judge, ScorekitError, list_context_extractors
-from scorers._catalog import scorer_by_id, scorer_ids
+from scorers import (
+    ConfigError,
+    Judge,
+    ScorekitError,
+    list_context_extractors,
+    scorer_by_id,
+    scorer_ids,
+)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 

@@ -29,36 +29,30 @@ from ._judge import Judge
 from ._litellm import LiteLLMTransport
 from ._messages import ToolResult, final_text, is_agent_shaped, tool_results
 from ._pipeline import NotScorable, PromptStep, Scorer, StepResults, create_scorer, not_scorable
-from ._scripted import ScriptedTransport
-from ._types import AgentOutput, Chunk, JudgeCall, ScoreResult, ScorerRun
-from .prebuilt._common import (
-    ChunkVerdict,
-    ChunkVerdicts,
-    Claims,
-    ClaimVerdict,
-    ClaimVerdicts,
-    ScaleOptions,
-)
-from .prebuilt._ids import (
+from ._prebuilt._contracts import ChunkVerdict, ChunkVerdicts, Claims, ClaimVerdict, ClaimVerdicts
+from ._prebuilt._ids import (
     IDContextOptions,
     create_id_context_precision_scorer,
     create_id_context_recall_scorer,
     create_ranking_scorer,
 )
-from .prebuilt._precision import (
+from ._prebuilt._options import ScaleOptions
+from ._prebuilt._precision import (
     ContextPrecisionOptions,
-    average_precision,
     create_context_precision_scorer,
     create_context_utilization_scorer,
 )
-from .prebuilt._recall import ContextRecallOptions, create_context_recall_scorer
-from .prebuilt._similarity import (
+from ._prebuilt._ranking import average_precision
+from ._prebuilt._recall import ContextRecallOptions, create_context_recall_scorer
+from ._prebuilt._similarity import (
     MEASURES,
     NonLLMContextOptions,
     create_non_llm_context_precision_scorer,
     create_non_llm_context_recall_scorer,
     similarity_matrix,
 )
+from ._scripted import ScriptedTransport
+from ._types import AgentOutput, Chunk, JudgeCall, ScoreResult, ScorerRun
 
 __version__ = "0.1.0"
 

@@ -7,15 +7,15 @@ from typing import Any
 from ._errors import ConfigError
 from ._judge import Judge
 from ._pipeline import Scorer
-from .prebuilt._ids import (
-    RANKING_METRICS,
+from ._prebuilt._ids import (
     create_id_context_precision_scorer,
     create_id_context_recall_scorer,
     create_ranking_scorer,
 )
-from .prebuilt._precision import create_context_precision_scorer, create_context_utilization_scorer
-from .prebuilt._recall import create_context_recall_scorer
-from .prebuilt._similarity import (
+from ._prebuilt._precision import create_context_precision_scorer, create_context_utilization_scorer
+from ._prebuilt._ranking import RANKING_METRICS
+from ._prebuilt._recall import create_context_recall_scorer
+from ._prebuilt._similarity import (
     create_non_llm_context_precision_scorer,
     create_non_llm_context_recall_scorer,
 )

@@ -17,7 +17,7 @@ from ._calls import attach_calls, calls_of, record_calls
 from ._errors import ConfigError, JudgeSetupError
 from ._judge import Judge, as_judge
 from ._sync import run_sync
-from ._tasks import task_group
+from ._tasks import map_bounded
 from ._types import JudgeCall, ScoreResult, ScorerRun
 
 M = TypeVar("M", bound=BaseModel)
@@ -342,27 +342,20 @@ class Scorer:
             JudgeSetupError: At the first run that meets a broken setup (no or a rejected
                 API key, an unknown model): every other run would fail the same way.
         """
-        pending = list(runs)
-        results: list[ScoreResult | None] = [None] * len(pending)
-        next_index = iter(range(len(pending)))
 
-        async def worker() -> None:
-            for i in next_index:
-                started = time.perf_counter()
-                try:
-                    results[i] = await self.arun(pending[i])
-                except JudgeSetupError:
-                    raise  # every further run would fail the same way
-                except Exception as exc:
-                    if raise_errors:
-                        raise
-                    results[i] = self.error_result(exc, time.perf_counter() - started)
+        async def one(run: ScorerRun | Mapping[str, Any]) -> ScoreResult:
+            started = time.perf_counter()
+            try:
+                return await self.arun(run)
+            except JudgeSetupError:
+                raise  # every further run would fail the same way
+            except Exception as exc:
+                if raise_errors:
+                    raise
+                return self.error_result(exc, time.perf_counter() - started)
 
         with frozen_gc():
-            async with task_group() as tg:
-                for _ in range(max(1, min(concurrency, len(pending)))):
-                    tg.start_soon(worker)
-        return [r for r in results if r is not None]
+            return await map_bounded(one, list(runs), concurrency)
 
     def run_many(
         self,

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import TypeVar
 
 import anyio
 from anyio.abc import TaskGroup
@@ -42,3 +43,41 @@ async def task_group() -> AsyncIterator[TaskGroup]:
         if error is None:
             raise
         raise error from None
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+async def map_bounded(
+    fn: Callable[[T], Awaitable[R]], items: Sequence[T], concurrency: int
+) -> list[R]:
+    """``await fn(item)`` for every item, at most ``concurrency`` at once, in input order.
+
+    The first exception stops the map: the other calls are cancelled, and once the task
+    group has exited that exception is raised (further failures that happened meanwhile
+    are named in its notes, never dropped silently).
+    """
+    results: list[R | None] = [None] * len(items)
+    failures: list[BaseException] = []
+    queue = iter(range(len(items)))
+
+    async def worker(scope: anyio.CancelScope) -> None:
+        for i in queue:
+            try:
+                results[i] = await fn(items[i])
+            except Exception as exc:
+                failures.append(exc)
+                scope.cancel()
+                return
+
+    async with task_group() as tg:
+        for _ in range(max(1, min(concurrency, len(items)))):
+            tg.start_soon(worker, tg.cancel_scope)
+    if failures:
+        first = failures[0]
+        if hasattr(first, "add_note"):  # Python 3.11+
+            for other in failures[1:]:
+                first.add_note(f"also failed meanwhile: {type(other).__name__}: {other}")
+        raise first
+    return results  # type: ignore[return-value]

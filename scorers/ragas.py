@@ -24,26 +24,25 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
-import anyio
 from pydantic import BaseModel, ConfigDict
 
 from ._errors import ConfigError, JudgeSetupError
 from ._judge import Judge, as_judge
 from ._pipeline import Scorer
-from ._sync import run_sync
-from ._tasks import task_group
-from ._types import ScoreResult
-from .prebuilt._ids import create_id_context_precision_scorer, create_id_context_recall_scorer
-from .prebuilt._precision import (
+from ._prebuilt._ids import create_id_context_precision_scorer, create_id_context_recall_scorer
+from ._prebuilt._precision import (
     create_context_precision_scorer,
     create_context_utilization_scorer,
-    precision_sum,
 )
-from .prebuilt._recall import create_context_recall_scorer
-from .prebuilt._similarity import (
+from ._prebuilt._ranking import precision_sum
+from ._prebuilt._recall import create_context_recall_scorer
+from ._prebuilt._similarity import (
     create_non_llm_context_precision_scorer,
     create_non_llm_context_recall_scorer,
 )
+from ._sync import run_sync
+from ._tasks import map_bounded
+from ._types import ScoreResult
 
 RAGAS_EPSILON = 1e-10
 
@@ -237,22 +236,16 @@ class _Metric:
             JudgeSetupError: At the first sample that meets a broken setup (no or a
                 rejected API key, an unknown model): every other sample would fail too.
         """
-        results: list[MetricResult | None] = [None] * len(inputs)
-        limiter = anyio.CapacityLimiter(max(1, concurrency))
 
-        async def one(i: int) -> None:
-            async with limiter:
-                try:
-                    results[i] = await self.ascore(**inputs[i])
-                except JudgeSetupError:
-                    raise
-                except Exception as exc:
-                    results[i] = MetricResult(value=math.nan, error=f"{type(exc).__name__}: {exc}")
+        async def one(fields: Mapping[str, Any]) -> MetricResult:
+            try:
+                return await self.ascore(**fields)
+            except JudgeSetupError:
+                raise
+            except Exception as exc:
+                return MetricResult(value=math.nan, error=f"{type(exc).__name__}: {exc}")
 
-        async with task_group() as tg:
-            for i in range(len(inputs)):
-                tg.start_soon(one, i)
-        return [r for r in results if r is not None]
+        return await map_bounded(one, list(inputs), concurrency)
 
     def batch_score(
         self, inputs: Sequence[Mapping[str, Any]], concurrency: int = 16

@@ -7,22 +7,13 @@ from typing import Any
 from pydantic import BaseModel
 
 from .._context import ContextOptions
+from .._fences import clip, context_block, fence, numbered
 from .._judge import Judge, as_judge
 from .._messages import question_text
 from .._pipeline import PromptStep, Scorer, StepResults, create_scorer, not_scorable
 from .._types import ScorerRun
-from ._common import (
-    Claims,
-    ClaimVerdicts,
-    ScaleOptions,
-    check_indices,
-    clip,
-    context_block,
-    context_step,
-    fence,
-    numbered,
-    parse_options,
-)
+from ._contracts import Claims, ClaimVerdicts, check_indices
+from ._options import ScaleOptions, context_step, parse_options
 
 
 class ContextRecallOptions(ContextOptions, ScaleOptions):

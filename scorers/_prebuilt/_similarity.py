@@ -12,8 +12,8 @@ from rapidfuzz import distance, fuzz, process
 from .._context import ContextOptions, resolve_context
 from .._pipeline import Scorer, StepResults, create_scorer, not_scorable
 from .._types import ScorerRun
-from ._common import ScaleOptions, parse_options
-from ._precision import average_precision
+from ._options import ScaleOptions, parse_options
+from ._ranking import average_precision
 
 SimilarityFn = Callable[[str, str], float]
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -11,8 +9,8 @@ from .._context import ContextOptions, resolve_context
 from .._errors import ConfigError
 from .._pipeline import Scorer, StepResults, create_scorer, not_scorable
 from .._types import Chunk, ScorerRun
-from ._common import ScaleOptions, parse_options
-from ._precision import precision_sum
+from ._options import ScaleOptions, parse_options
+from ._ranking import ranking_metric
 
 
 class IDContextOptions(ContextOptions, ScaleOptions):
@@ -63,112 +61,6 @@ def _inputs_step(opts: IDContextOptions) -> Any:
         return {"retrieved_ids": retrieved, "relevant_ids": relevant, "grades": grades}
 
     return ids
-
-
-# --- ranking metrics, with trec_eval's definitions --------------------------------------
-
-
-def _rels(ranked: list[str], grades: dict[str, float]) -> list[bool]:
-    return [grades.get(doc, 0.0) > 0 for doc in ranked]
-
-
-def precision_at(k: int) -> Callable[[list[str], dict[str, float]], float]:
-    """trec_eval ``P_k``: relevant in the top k / k (k even when fewer were retrieved)."""
-    return lambda ranked, grades: sum(_rels(ranked[:k], grades)) / k
-
-
-def recall_at(k: int) -> Callable[[list[str], dict[str, float]], float]:
-    """trec_eval ``recall_k``: relevant in the top k / all relevant references."""
-    return lambda ranked, grades: sum(_rels(ranked[:k], grades)) / _num_rel(grades)
-
-
-def hit_rate_at(k: int) -> Callable[[list[str], dict[str, float]], float]:
-    """trec_eval ``success_k``: 1 when a relevant reference is in the top k."""
-    return lambda ranked, grades: float(any(_rels(ranked[:k], grades)))
-
-
-def _num_rel(grades: dict[str, float]) -> int:
-    return sum(g > 0 for g in grades.values())
-
-
-def reciprocal_rank(ranked: list[str], grades: dict[str, float]) -> float:
-    """trec_eval ``recip_rank``: 1 / rank of the first relevant chunk, 0 when none."""
-    for rank, rel in enumerate(_rels(ranked, grades), start=1):
-        if rel:
-            return 1.0 / rank
-    return 0.0
-
-
-def average_precision_all(ranked: list[str], grades: dict[str, float]) -> float:
-    """trec_eval ``map`` (per query): Σ P@rank over relevant retrieved / all relevant."""
-    total, _ = precision_sum(_rels(ranked, grades))
-    return total / _num_rel(grades)
-
-
-def r_precision(ranked: list[str], grades: dict[str, float]) -> float:
-    """trec_eval ``Rprec``: precision at R, R = number of relevant references."""
-    num_rel = _num_rel(grades)
-    return sum(_rels(ranked[:num_rel], grades)) / num_rel
-
-
-def ndcg_at(k: int | None) -> Callable[[list[str], dict[str, float]], float]:
-    """trec_eval ``ndcg_cut_k`` (``ndcg`` when k is None): gain = grade (<= 0 counts 0),
-    discount log2(rank + 1), ideal ranking from all judged references."""
-
-    def ndcg(ranked: list[str], grades: dict[str, float]) -> float:
-        top = ranked if k is None else ranked[:k]
-        dcg = sum(
-            max(grades.get(doc, 0.0), 0.0) / math.log2(rank + 1)
-            for rank, doc in enumerate(top, start=1)
-        )
-        ideal_gains = sorted((g for g in grades.values() if g > 0), reverse=True)
-        if k is not None:
-            ideal_gains = ideal_gains[:k]
-        idcg = sum(g / math.log2(rank + 1) for rank, g in enumerate(ideal_gains, start=1))
-        return dcg / idcg if idcg > 0 else 0.0
-
-    return ndcg
-
-
-RANKING_METRICS = (
-    "precision@k",
-    "recall@k",
-    "hit_rate@k",
-    "ndcg@k",
-    "ndcg",
-    "mrr",
-    "map",
-    "r_precision",
-)
-
-
-def ranking_metric(metric: str) -> Callable[[list[str], dict[str, float]], float]:
-    """The function ``(ranked ids, grades) -> value`` for a metric name like ``"ndcg@10"``.
-
-    Raises:
-        ConfigError: For an unknown name or a cutoff below 1.
-    """
-    fixed = {
-        "mrr": reciprocal_rank,
-        "map": average_precision_all,
-        "r_precision": r_precision,
-        "ndcg": ndcg_at(None),
-    }
-    if metric in fixed:
-        return fixed[metric]
-    match = re.fullmatch(r"(precision|recall|hit_rate|ndcg)@(\d+)", metric)
-    if match is None or int(match.group(2)) < 1:
-        raise ConfigError(
-            f"unknown ranking metric {metric!r}; use one of {', '.join(RANKING_METRICS)} "
-            "with k a positive integer, e.g. 'ndcg@10'"
-        )
-    k = int(match.group(2))
-    return {
-        "precision": precision_at,
-        "recall": recall_at,
-        "hit_rate": hit_rate_at,
-        "ndcg": ndcg_at,
-    }[match.group(1)](k)
 
 
 # --- factories ---------------------------------------------------------------------------

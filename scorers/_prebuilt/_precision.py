@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .._context import ContextOptions
+from .._fences import clip, fence
 from .._judge import Judge, as_judge
 from .._messages import final_text, question_text
 from .._pipeline import PromptStep, Scorer, StepResults, create_scorer
 from .._tasks import task_group
 from .._types import Chunk, ScorerRun
-from ._common import (
-    ChunkVerdict,
-    ChunkVerdicts,
-    ScaleOptions,
-    check_indices,
-    clip,
-    context_step,
-    fence,
-    parse_options,
-)
+from ._contracts import ChunkVerdict, ChunkVerdicts, check_indices
+from ._options import ScaleOptions, context_step, parse_options
+from ._ranking import average_precision
 from ._recall import Reason
 
 
@@ -38,27 +31,6 @@ class ContextPrecisionOptions(ContextOptions, ScaleOptions):
 
     per_chunk: bool = False
     llm_reason: bool = False
-
-
-def precision_sum(relevant: Iterable[bool]) -> tuple[float, int]:
-    """``(Σ_k P@k·v_k, Σ_k v_k)`` over a ranked relevance list: the two halves of every
-    average-precision variant (native, trec_eval's ``map``, Ragas')."""
-    hits = 0
-    total = 0.0
-    for rank, is_relevant in enumerate(relevant, start=1):
-        if is_relevant:
-            hits += 1
-            total += hits / rank
-    return total, hits
-
-
-def average_precision(relevant: Sequence[bool]) -> float:
-    """``Σ_k P@k·v_k / Σ_k v_k`` over a ranked relevance list; 0 when nothing is relevant.
-
-    Example: ``[True, False, True]`` gives ``(1 + 2/3) / 2``.
-    """
-    total, hits = precision_sum(relevant)
-    return total / hits if hits else 0.0
 
 
 def _chunk_verdicts_prompt(run: ScorerRun, chunks: list[Chunk], against: str) -> str:

@@ -1,0 +1,68 @@
+"""Options every prebuilt scorer shares, and the context step that starts each of them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .._context import ContextOptions, resolve_context
+from .._errors import ConfigError
+from .._messages import final_text
+from .._pipeline import NotScorable, StepResults, not_scorable
+from .._types import Chunk, ScorerRun
+
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
+
+
+class ScaleOptions(BaseModel):
+    """Options every prebuilt scorer has.
+
+    Attributes:
+        scale: Scores lie in ``[0, scale]``; a perfect score is exactly ``scale``.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    scale: float = Field(default=1.0, gt=0)
+
+
+def parse_options(model: type[OptionsT], options: Any, factory: str) -> OptionsT:
+    """Validate ``options`` (None, a dict or ``model``) into ``model``; partial dicts merge
+    with the defaults and unknown keys are an error."""
+    if options is None:
+        return model()
+    if isinstance(options, model):
+        return options
+    if isinstance(options, BaseModel):
+        options = options.model_dump(exclude_unset=True)
+    if not isinstance(options, Mapping):
+        raise ConfigError(f"{factory}: options must be a dict or {model.__name__}")
+    unknown = sorted(set(options) - set(model.model_fields))
+    if unknown:
+        raise ConfigError(
+            f"{factory}: unknown option(s) {unknown}; valid options are "
+            f"{sorted(model.model_fields)}"
+        )
+    try:
+        return model.model_validate(dict(options))
+    except ValidationError as exc:
+        raise ConfigError(f"{factory}: invalid options: {exc}") from None
+
+
+def context_step(options: ContextOptions, needs: str, what: str) -> Any:
+    """A preprocess step: skip when field ``needs`` is empty, else resolve the context."""
+
+    async def context(run: ScorerRun, results: StepResults) -> list[Chunk] | NotScorable:
+        value = getattr(run, needs)
+        if needs == "output":
+            value = final_text(value)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return not_scorable(
+                f"skipped: no {what} was given, so there is nothing to compare "
+                f"the context with (pass {needs}=...)"
+            )
+        return await resolve_context(run, options)
+
+    return context

@@ -1,0 +1,42 @@
+"""The runtime `evals` builds on: the one private `scorers` module it imports.
+
+Everything else `evals` uses is public `scorers` API. Kept here: running async code from
+sync callers, the run's model-call cap, call logs, bounded task maps, garbage-collector
+freezing for batches, litellm's import cost, the shapes of dataset fields, and the fence
+grammar the fake judge parses.
+"""
+
+from __future__ import annotations
+
+from . import _litellm
+from ._calls import detached_calls, record_calls
+from ._fences import block, fence, tagged
+from ._limits import run_cap
+from ._pipeline import frozen_gc
+from ._sync import run_sync
+from ._tasks import map_bounded, task_group
+from ._types import ContextList, ReferenceIds, ReferenceTexts, to_chunks
+
+
+def litellm_import_cpu_s() -> float:
+    """CPU seconds this process spent importing litellm so far (0 before the first call)."""
+    return _litellm.litellm_import_cpu_s
+
+
+__all__ = [
+    "ContextList",
+    "ReferenceIds",
+    "ReferenceTexts",
+    "block",
+    "detached_calls",
+    "fence",
+    "frozen_gc",
+    "litellm_import_cpu_s",
+    "map_bounded",
+    "record_calls",
+    "run_cap",
+    "run_sync",
+    "tagged",
+    "task_group",
+    "to_chunks",
+]
