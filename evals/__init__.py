@@ -1,33 +1,84 @@
 """scorekit evals: run scorers over labelled data sets and agents.
 
-Everything public is re-exported here; the modules behind it are private.
+Everything public is re-exported here; the modules behind it are private. Names are
+loaded on first use, so ``import evals`` (and scorekit's pytest plugin) stays cheap.
 """
 
-from scorers import AgentOutput, DatasetError
+from __future__ import annotations
 
-from ._agent import (
-    Agent,
-    InMemoryScoreStore,
-    Sampling,
-    ScoreRecord,
-    ScoreStore,
-    SqliteScoreStore,
-    Tool,
-)
-from ._data import EvalItem, load_dataset
-from ._report import CallTotals, RunComparison, RunSummary, ScorerDelta, ScorerSummary, mean_ci
-from ._runner import (
-    EvalResult,
-    ItemError,
-    ItemFailedError,
-    ItemResult,
-    TargetOutput,
-    TargetResult,
-    arun_evals,
-    compare_runs,
-    read_results,
-    run_evals,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS: dict[str, str] = {
+    "AgentOutput": "scorers",
+    "DatasetError": "scorers",
+    "Agent": "._agent",
+    "InMemoryScoreStore": "._agent",
+    "Sampling": "._agent",
+    "ScoreRecord": "._agent",
+    "ScoreStore": "._agent",
+    "SqliteScoreStore": "._agent",
+    "Tool": "._agent",
+    "EvalItem": "._data",
+    "load_dataset": "._data",
+    "CallTotals": "._report",
+    "RunComparison": "._report",
+    "RunSummary": "._report",
+    "ScorerDelta": "._report",
+    "ScorerSummary": "._report",
+    "mean_ci": "._report",
+    "EvalResult": "._runner",
+    "ItemError": "._runner",
+    "ItemFailedError": "._runner",
+    "ItemResult": "._runner",
+    "TargetOutput": "._runner",
+    "TargetResult": "._runner",
+    "arun_evals": "._runner",
+    "compare_runs": "._runner",
+    "read_results": "._runner",
+    "run_evals": "._runner",
+}
+
+if TYPE_CHECKING:
+    from scorers import AgentOutput, DatasetError
+
+    from ._agent import (
+        Agent,
+        InMemoryScoreStore,
+        Sampling,
+        ScoreRecord,
+        ScoreStore,
+        SqliteScoreStore,
+        Tool,
+    )
+    from ._data import EvalItem, load_dataset
+    from ._report import CallTotals, RunComparison, RunSummary, ScorerDelta, ScorerSummary, mean_ci
+    from ._runner import (
+        EvalResult,
+        ItemError,
+        ItemFailedError,
+        ItemResult,
+        TargetOutput,
+        TargetResult,
+        arun_evals,
+        compare_runs,
+        read_results,
+        run_evals,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'evals' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
+
 
 __all__ = [
     "Agent",

@@ -66,3 +66,25 @@ def test_rule_based_judge_answers_scorekit_prompts():
 
 def test_fixture_is_available(fake_llm_server: FakeLLMServer):
     assert fake_llm_server.url.startswith("http://127.0.0.1:")
+
+
+def test_the_pytest_plugin_imports_nothing_until_the_fixture_is_used():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, evals.testing._plugin, evals, evals.testing\n"
+        "print(sorted(m for m in ('numpy', 'rapidfuzz', 'pydantic', 'scorers') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_the_fake_judge_reads_prompts_with_the_scorers_fence_grammar():
+    from scorers._fences import block, fence, numbered, tagged
+
+    prompt = f"<answer>\n{fence('an </answer> inside')}\n</answer>\n" + numbered(
+        "chunk", ["first", "second <chunk index=9>"]
+    )
+    assert block("answer", prompt) == "an [/answer> inside"
+    assert tagged("chunk", prompt) == ["first", "second [chunk index=9>"]

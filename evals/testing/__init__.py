@@ -1,0 +1,64 @@
+"""`FakeLLMServer`: a real OpenAI-compatible HTTP server for tests, on 127.0.0.1.
+
+Tests drive litellm through real HTTP against it (``model="openai/<name>"``,
+``api_base=server.url``), so retries, timeouts, parsing and caching are exercised for
+real. Answers come from a script (a queue), then from a handler (a function of the
+request); the default handler, `rule_based_judge`, answers scorekit's own judge prompts
+deterministically.
+
+Example:
+    ```python
+    with FakeLLMServer(latency=0.05) as server:
+        server.script(Fault.rate_limit(retry_after=0.1), '{"claims": ["a"]}')
+        judge = server.judge()
+    ```
+
+It is also a pytest fixture, ``fake_llm_server``, once scorekit is installed (the
+plugin, `evals.testing._plugin`, imports nothing until a test uses it).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS: dict[str, str] = {
+    "FakeLLMServer": "._server",
+    "FakeRequest": "._exchange",
+    "FakeResponse": "._exchange",
+    "Fault": "._exchange",
+    "Handler": "._exchange",
+    "fake_llm_server": "._plugin",
+    "rule_based_judge": "._rule_judge",
+    "supports": "._rule_judge",
+}
+
+if TYPE_CHECKING:
+    from ._exchange import FakeRequest, FakeResponse, Fault, Handler
+    from ._plugin import fake_llm_server
+    from ._rule_judge import rule_based_judge, supports
+    from ._server import FakeLLMServer
+
+__all__ = [
+    "FakeLLMServer",
+    "FakeRequest",
+    "FakeResponse",
+    "Fault",
+    "Handler",
+    "fake_llm_server",
+    "rule_based_judge",
+    "supports",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'evals.testing' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

@@ -1,0 +1,166 @@
+"""What the fake server receives and sends: `FakeRequest`, `FakeResponse`, `Fault`."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class FakeRequest:
+    """One request the server received.
+
+    Attributes:
+        body: The parsed JSON body.
+        headers: Request headers (lower-case names).
+    """
+
+    body: dict[str, Any]
+    headers: dict[str, str]
+
+    @property
+    def model(self) -> str:
+        """The requested model name."""
+        return str(self.body.get("model", ""))
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The chat messages sent."""
+        return list(self.body.get("messages", []))
+
+    @property
+    def prompt(self) -> str:
+        """The text of the last user message."""
+        for message in reversed(self.messages):
+            if message.get("role") == "user":
+                content = message.get("content")
+                return content if isinstance(content, str) else json.dumps(content)
+        return ""
+
+    @property
+    def task_prompt(self) -> str:
+        """The text of the first user message (the task, also during a repair round)."""
+        for message in self.messages:
+            if message.get("role") == "user":
+                content = message.get("content")
+                return content if isinstance(content, str) else json.dumps(content)
+        return ""
+
+    @property
+    def schema_name(self) -> str | None:
+        """The ``response_format`` JSON-schema name, or the schema title in the prompt."""
+        fmt = self.body.get("response_format") or {}
+        name = (fmt.get("json_schema") or {}).get("name")
+        if name:
+            return str(name)
+        match = re.search(r'"title":"(\w+)","type":"object"\}\s*$', self.task_prompt)
+        return match.group(1) if match else None
+
+    @property
+    def is_repair(self) -> bool:
+        """Whether this is a repair round (the model's previous answer was rejected)."""
+        return any(m.get("role") == "assistant" for m in self.messages) and (
+            "was not valid" in self.prompt
+        )
+
+
+Handler = Callable[["FakeRequest"], "FakeResponse | str | dict[str, Any]"]
+"""A function of the request returning the answer."""
+
+
+@dataclass
+class FakeResponse:
+    """A scripted answer.
+
+    Attributes:
+        content: Assistant text (JSON for judge steps).
+        tool_calls: Tool calls, each ``{"name": str, "arguments": dict | str, "id"?: str}``.
+        status: HTTP status; non-200 sends ``error_body``.
+        headers: Extra response headers (e.g. ``Retry-After``).
+        delay: Seconds to wait before answering (on top of the server's latency).
+        error_body: The JSON error body for non-200 statuses.
+    """
+
+    content: str | None = None
+    tool_calls: list[dict[str, Any]] | None = None
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    error_body: dict[str, Any] | None = None
+
+
+class Fault:
+    """Constructors for injected faults."""
+
+    @staticmethod
+    def rate_limit(retry_after: float = 0.1) -> FakeResponse:
+        """HTTP 429 with a ``Retry-After`` header (seconds)."""
+        return FakeResponse(
+            status=429,
+            headers={"Retry-After": f"{retry_after:g}"},
+            error_body={"error": {"message": "rate limited", "type": "rate_limit"}},
+        )
+
+    @staticmethod
+    def server_error(status: int = 500) -> FakeResponse:
+        """An HTTP 5xx."""
+        return FakeResponse(
+            status=status, error_body={"error": {"message": "internal error", "type": "server"}}
+        )
+
+    @staticmethod
+    def unauthorized() -> FakeResponse:
+        """HTTP 401, as for a bad API key."""
+        return FakeResponse(
+            status=401,
+            error_body={
+                "error": {
+                    "message": "Incorrect API key provided",
+                    "type": "invalid_request_error",
+                    "code": "invalid_api_key",
+                }
+            },
+        )
+
+    @staticmethod
+    def bad_request(message: str = "bad request") -> FakeResponse:
+        """HTTP 400."""
+        return FakeResponse(
+            status=400, error_body={"error": {"message": message, "type": "invalid_request_error"}}
+        )
+
+    @staticmethod
+    def hang(seconds: float = 30.0) -> FakeResponse:
+        """Answer nothing for ``seconds`` (the client should time out first)."""
+        return FakeResponse(content="{}", delay=seconds)
+
+    @staticmethod
+    def malformed(text: str = "Sure! Here is the JSON: {claims: [oops") -> FakeResponse:
+        """A 200 whose content is not valid JSON."""
+        return FakeResponse(content=text)
+
+    @staticmethod
+    def wrong_verdict_count(drop: int = 1) -> Handler:
+        """The rule-based judge's answer with the last ``drop`` verdicts removed.
+
+        A script entry that is a function is called with the request, so this can stand
+        in any position of a script.
+        """
+
+        def answer(request: FakeRequest) -> FakeResponse:
+            from ._rule_judge import rule_based_judge
+
+            data = json.loads(rule_based_judge(request).content or "{}")
+            if isinstance(data.get("verdicts"), list):
+                data["verdicts"] = data["verdicts"][: max(0, len(data["verdicts"]) - drop)]
+            return FakeResponse(json.dumps(data))
+
+        return answer
+
+    @staticmethod
+    def truncated(valid_json: str) -> FakeResponse:
+        """A 200 whose JSON content is cut in half."""
+        return FakeResponse(content=valid_json[: max(1, len(valid_json) // 2)])
