@@ -27,15 +27,15 @@ _EXPORTS: dict[str, str] = {
     "ScorerDelta": "._report",
     "ScorerSummary": "._report",
     "mean_ci": "._report",
-    "EvalResult": "._runner",
-    "ItemError": "._runner",
+    "EvalResult": "._results",
+    "ItemError": "._results",
     "ItemFailedError": "._runner",
-    "ItemResult": "._runner",
+    "ItemResult": "._results",
     "TargetOutput": "._runner",
-    "TargetResult": "._runner",
+    "TargetResult": "._results",
     "arun_evals": "._runner",
-    "compare_runs": "._runner",
-    "read_results": "._runner",
+    "compare_runs": "._results",
+    "read_results": "._results",
     "run_evals": "._runner",
 }
 
@@ -53,18 +53,15 @@ if TYPE_CHECKING:
     )
     from ._data import EvalItem, load_dataset
     from ._report import CallTotals, RunComparison, RunSummary, ScorerDelta, ScorerSummary, mean_ci
-    from ._runner import (
+    from ._results import (
         EvalResult,
         ItemError,
-        ItemFailedError,
         ItemResult,
-        TargetOutput,
         TargetResult,
-        arun_evals,
         compare_runs,
         read_results,
-        run_evals,
     )
+    from ._runner import ItemFailedError, TargetOutput, arun_evals, run_evals
 
 
 def __getattr__(name: str) -> Any:

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 if TYPE_CHECKING:
     from scorers import JudgeCall
 
-    from ._runner import ItemResult
+    from ._results import ItemResult
 
 # two-sided 95% Student t critical values for 1..30 degrees of freedom
 _T95 = (

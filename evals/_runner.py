@@ -5,24 +5,20 @@ from __future__ import annotations
 import contextlib
 import inspect
 import os
-import sys
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import anyio
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from scorers import (
-    AgentOutput,
     Chunk,
     ConfigError,
-    JudgeCall,
     JudgeSetupError,
     ScorekitError,
     Scorer,
-    ScoreResult,
     ScorerRun,
 )
 from scorers._runtime import (
@@ -38,7 +34,15 @@ from scorers._runtime import (
 
 from ._data import EvalItem, load_dataset
 from ._progress import Progress
-from ._report import RunComparison, RunSummary, compare_items, format_table, summarize
+from ._report import summarize
+from ._results import (
+    EvalResult,
+    ItemError,
+    ItemResult,
+    ResultsFile,
+    TargetResult,
+    reusable,
+)
 
 
 class TargetOutput(BaseModel):
@@ -56,84 +60,6 @@ class TargetOutput(BaseModel):
 
     output: Any = None
     context: list[Chunk] | None = None
-
-
-class TargetResult(BaseModel):
-    """The target's part of an item.
-
-    Attributes:
-        output: The response (an `AgentOutput` for agents).
-        context: Retrieved chunks the target returned, if any.
-        duration_s: Wall time of the target call.
-    """
-
-    output: Any = None
-    context: list[Chunk] | None = None
-    duration_s: float = 0.0
-
-
-class ItemError(BaseModel):
-    """Why an item failed.
-
-    Attributes:
-        phase: ``"target"``, ``"score"`` or ``"timeout"``.
-        message: The error, with its type.
-        scorer_id: The failing scorer, for ``phase == "score"``.
-    """
-
-    phase: Literal["target", "score", "timeout"]
-    message: str
-    scorer_id: str | None = None
-
-
-class ItemResult(BaseModel):
-    """One finished item; also one line of the results file.
-
-    Attributes:
-        item: The labelled item.
-        target_result: What the target returned (None without a target).
-        scorer_results: Each scorer's result, keyed by scorer id.
-        error: The first failure, or None.
-        duration_s: Wall time of the item.
-        target_calls: Model calls made by the target (an `Agent`, or any target that
-            calls a `scorers.Judge`), failed ones included.
-        other_calls: Model calls of this item in no scorer result: those cut off when the
-            item timed out.
-    """
-
-    item: EvalItem
-    target_result: TargetResult | None = None
-    scorer_results: dict[str, ScoreResult] = Field(default_factory=dict)
-    error: ItemError | None = None
-    duration_s: float = 0.0
-    target_calls: list[JudgeCall] = Field(default_factory=list)
-    other_calls: list[JudgeCall] = Field(default_factory=list)
-
-
-class EvalResult(BaseModel):
-    """The outcome of `run_evals`.
-
-    Attributes:
-        scores: Mean score per scorer over scored items (None when none were scored).
-        summary: Means, 95% confidence intervals, counts, calls, tokens, cost, wall time.
-        items: Every item's result, in data set order.
-        thresholds: The thresholds asked for.
-        passed: Whether every threshold was met (None without thresholds).
-        failed_thresholds: Scorer ids whose mean fell below their threshold.
-        results_path: Where item lines were written, if anywhere.
-    """
-
-    scores: dict[str, float | None]
-    summary: RunSummary
-    items: list[ItemResult]
-    thresholds: dict[str, float] = Field(default_factory=dict)
-    passed: bool | None = None
-    failed_thresholds: list[str] = Field(default_factory=list)
-    results_path: str | None = None
-
-    def table(self) -> str:
-        """The per-scorer summary table (what the CLI prints)."""
-        return format_table(self.summary, self.thresholds, self.failed_thresholds)
 
 
 class ItemFailedError(ScorekitError):
@@ -185,111 +111,6 @@ def _normalise_target_value(value: Any) -> TargetResult:
             output=value["output"], context=None if context is None else to_chunks(context)
         )
     return TargetResult(output=value)
-
-
-def _read_results(path: Path) -> tuple[dict[str, ItemResult], int]:
-    """The items of a results file (the last line per id wins) and the byte offset where
-    its complete lines end; a last line cut short by a crash is left out."""
-    data = path.read_bytes()
-    found: dict[str, ItemResult] = {}
-    good_end = position = 0
-    for raw in data.splitlines(keepends=True):
-        position += len(raw)
-        if not raw.strip():
-            good_end = position
-            continue
-        try:
-            result = ItemResult.model_validate_json(raw)
-        except ValidationError:
-            if position == len(data):
-                break
-            print(f"scorekit: skipping an unreadable line in {path}", file=sys.stderr)
-            good_end = position
-            continue
-        if not raw.endswith(b"\n"):
-            break  # complete JSON but no newline: rewrite it to be safe
-        good_end = position
-        found[result.item.id] = result
-    return found, good_end
-
-
-def read_results(path: str | os.PathLike[str]) -> list[ItemResult]:
-    """The `ItemResult`s of a results file written by `run_evals` (``results_path``).
-
-    Raises:
-        ConfigError: If the file does not exist.
-    """
-    file = Path(path)
-    if not file.exists():
-        raise ConfigError(f"results file {file} does not exist")
-    return list(_read_results(file)[0].values())
-
-
-def compare_runs(
-    baseline: EvalResult | str | os.PathLike[str], candidate: EvalResult | str | os.PathLike[str]
-) -> RunComparison:
-    """Compare two runs item by item: per scorer, the mean change over the items both
-    runs scored, with a 95% paired confidence interval and counts of items up and down.
-
-    Args:
-        baseline: An `EvalResult` or a results file.
-        candidate: The same, for the new run.
-    """
-
-    def items(run: EvalResult | str | os.PathLike[str]) -> list[ItemResult]:
-        return run.items if isinstance(run, EvalResult) else read_results(run)
-
-    return compare_items(items(baseline), items(candidate))
-
-
-def _reusable(
-    previous: ItemResult | None, item: EvalItem, scorers: Mapping[str, Scorer]
-) -> ItemResult | None:
-    """A finished item's earlier result, if resuming may keep it: it did not fail, the item
-    is unchanged (same id is not enough: an edited ground truth must be judged again) and
-    every scorer of this run has a result. Results of scorers no longer in the run are
-    left out."""
-    if previous is None or previous.error is not None:
-        return None
-    if not set(scorers) <= set(previous.scorer_results):
-        return None
-    if previous.item.model_dump(mode="json") != item.model_dump(mode="json"):
-        return None
-    if set(previous.scorer_results) == set(scorers):
-        return previous
-    kept = {sid: previous.scorer_results[sid] for sid in scorers}
-    return previous.model_copy(update={"scorer_results": kept})
-
-
-class _ResultsFile:
-    """The append-only JSONL file of finished items."""
-
-    def __init__(self, path: Path, resume: bool):
-        self.path = path
-        self.previous: dict[str, ItemResult] = {}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if self.path.exists() and not resume:
-            if self.path.stat().st_size:
-                raise ConfigError(
-                    f"results file {self.path} already exists; pass resume=True (CLI: --resume) "
-                    "to continue it, or choose another path"
-                )
-        if resume and self.path.exists():
-            self._load()
-        self.handle = self.path.open("a", encoding="utf-8")
-
-    def _load(self) -> None:
-        self.previous, good_end = _read_results(self.path)
-        if good_end < self.path.stat().st_size:  # drop a line cut short by a crash
-            with self.path.open("r+b") as handle:
-                handle.truncate(good_end)
-
-    def write(self, result: ItemResult) -> None:
-        self.handle.write(result.model_dump_json() + "\n")
-        self.handle.flush()
-
-    def close(self) -> None:
-        self.handle.close()
 
 
 async def arun_evals(
@@ -361,11 +182,11 @@ async def arun_evals(
     call_target = _target_caller(target)
     if results_path is None and resume:
         raise ConfigError("resume=True needs results_path")
-    results_file = _ResultsFile(Path(results_path), resume) if results_path else None
+    results_file = ResultsFile(Path(results_path), resume) if results_path else None
     previous = results_file.previous if results_file else {}
     done: dict[str, ItemResult] = {}
     for item in items:
-        kept = _reusable(previous.get(item.id), item, scorer_map)
+        kept = reusable(previous.get(item.id), item, scorer_map)
         if kept is not None:
             done[item.id] = kept
     todo = [item for item in items if item.id not in done]
@@ -554,16 +375,4 @@ async def _process(
             break
 
 
-__all__ = [
-    "AgentOutput",
-    "EvalResult",
-    "ItemError",
-    "ItemFailedError",
-    "ItemResult",
-    "TargetOutput",
-    "TargetResult",
-    "arun_evals",
-    "compare_runs",
-    "read_results",
-    "run_evals",
-]
+__all__ = ["ItemFailedError", "TargetOutput", "arun_evals", "run_evals"]

@@ -167,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_OK
 
         if args.command == "compare":
-            from ._runner import compare_runs
+            from ._results import compare_runs
 
             comparison = compare_runs(args.baseline, args.candidate)
             limits = _thresholds(args.max_drop, "--max-drop")

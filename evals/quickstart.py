@@ -30,7 +30,8 @@ from scorers import (
 )
 
 from ._data import EvalItem, load_dataset
-from ._runner import EvalResult, TargetOutput, run_evals
+from ._results import EvalResult
+from ._runner import TargetOutput, run_evals
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
