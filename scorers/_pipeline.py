@@ -48,8 +48,9 @@ class PromptStep(Generic[M]):
     Attributes:
         description: What the step decides (kept in logs and docs).
         output_schema: The pydantic model the answer must validate against.
-        create_prompt: ``fn(run, results) -> str | messages | None``, sync or async.
-            Returning None skips the model call; the step's result is then None.
+        create_prompt: ``fn(run, results) -> str | messages | None``, sync or async
+            (``fn(run, results, element)`` with ``for_each``). Returning None skips the
+            model call; the step's result (or that element's) is then None.
         judge: The judge for this step; defaults to the scorer's judge.
         check: ``fn(run, results, value)`` raising ``ValueError`` when a schema-valid
             answer is still wrong (e.g. a verdict per claim is missing); that triggers the
@@ -57,6 +58,9 @@ class PromptStep(Generic[M]):
         version: The prompt/contract version, part of the cache key: bump it when the
             meaning of the prompt or ``check`` changes, so old cached answers are not
             reused.
+        for_each: ``fn(run, results) -> list`` to fan out: one model call per element
+            (concurrently, under the judge's limits), each prompt kept as
+            ``prompts["name[i]"]``; the step's result is the list of answers, in order.
     """
 
     description: str
@@ -65,6 +69,7 @@ class PromptStep(Generic[M]):
     judge: Judge | str | None = None
     check: Callable[[ScorerRun, StepResults, M], None] | None = None
     version: str = "1"
+    for_each: StepFn | None = None
 
 
 class StepResults:
@@ -218,7 +223,26 @@ class Scorer:
     async def _prompt(
         self, name: str, step: PromptStep[Any], run: ScorerRun, results: StepResults
     ) -> Any:
-        prompt = await _call(step.create_prompt, run, results)
+        if step.for_each is None:
+            return await self._ask(name, name, step, run, results, ())
+        elements = list(await _call(step.for_each, run, results) or ())
+
+        async def one(i: int) -> Any:
+            return await self._ask(f"{name}[{i}]", name, step, run, results, (elements[i],))
+
+        return await map_bounded(one, list(range(len(elements))), len(elements))
+
+    async def _ask(
+        self,
+        key: str,
+        name: str,
+        step: PromptStep[Any],
+        run: ScorerRun,
+        results: StepResults,
+        element: tuple[Any, ...],
+    ) -> Any:
+        """One model call of a prompt step (``element`` holds the fan-out's element)."""
+        prompt = await _call(step.create_prompt, run, results, *element)
         if prompt is None:
             return None
         judge = as_judge(step.judge) or self.judge
@@ -230,7 +254,7 @@ class Scorer:
             def check(value: Any) -> None:
                 user_check(run, results, value)
 
-        results.prompts[name] = prompt
+        results.prompts[key] = prompt
         value, _ = await judge.structured(
             prompt, step.output_schema, step=name, check=check, version=step.version
         )

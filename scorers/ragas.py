@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ._errors import ConfigError, JudgeSetupError
 from ._judge import Judge, as_judge
-from ._pipeline import Scorer
+from ._pipeline import Scorer, StepResults
 from ._prebuilt._ids import create_id_context_precision_scorer, create_id_context_recall_scorer
 from ._prebuilt._precision import (
     create_context_precision_scorer,
@@ -283,6 +283,21 @@ def _result(value: float, native: ScoreResult, note: str = "") -> MetricResult:
 _AP_NOTE = "Ragas value: average precision divided by (relevant + 1e-10)."
 
 
+def _ragas_precision(run: Any, results: StepResults) -> float:
+    """Ragas' average precision of the chunk verdicts (an analyze step)."""
+    verdicts = results["verdicts"]
+    if verdicts is None:
+        return 0.0
+    relevant = {v.context_index: v.verdict == "yes" for v in verdicts.verdicts}
+    return ragas_average_precision([relevant[k] for k in range(len(results["context"]))])
+
+
+def _ragas_similarity_precision(run: Any, results: StepResults) -> float:
+    """Ragas' average precision of the chunks matched by string similarity."""
+    sims = results["similarities"]
+    return 0.0 if sims is None else ragas_average_precision(sims["matched"])
+
+
 class ContextRecall(_Metric):
     """Ragas ``ContextRecall``: ``ascore(user_input, retrieved_contexts, reference)``."""
 
@@ -315,7 +330,8 @@ class _LLMPrecision(_Metric):
             if self.against == "reference"
             else create_context_utilization_scorer
         )
-        return factory(self.llm, {"per_chunk": True})  # one verdict per chunk, as Ragas asks
+        # one verdict per chunk, as Ragas asks; Ragas' own average precision as one more step
+        return factory(self.llm, {"per_chunk": True}).analyze(_ragas_precision, name="ragas")
 
     async def _value(self, **f: Any) -> MetricResult:
         text = _text(self.against, f[self.against])
@@ -325,12 +341,7 @@ class _LLMPrecision(_Metric):
         }
         run["ground_truth" if self.against == "reference" else "output"] = text
         native = await self._scorer.arun(**run)
-        verdicts = {
-            v["context_index"]: v["verdict"] == "yes"
-            for v in native.details["verdicts"]["verdicts"]
-        }
-        relevant = [verdicts[k] for k in range(len(run["context"]))]
-        return _result(ragas_average_precision(relevant), native, _AP_NOTE)
+        return _result(native.details["ragas"], native, _AP_NOTE)
 
 
 class ContextPrecisionWithReference(_LLMPrecision):
@@ -385,12 +396,20 @@ class NonLLMContextRecall(_NonLLM):
     name = "non_llm_context_recall"
 
     def _build(self) -> Scorer:
-        return create_non_llm_context_recall_scorer({"threshold": self.threshold})
+        threshold = self.threshold
+
+        def ragas_recalled(run: Any, results: StepResults) -> list[bool]:
+            """Ragas counts a reference when its best similarity is strictly above."""
+            sims = results["similarities"]
+            best = [] if sims is None else sims["best_per_reference"]
+            return [float(s) > threshold for s in best]
+
+        scorer = create_non_llm_context_recall_scorer({"threshold": threshold})
+        return scorer.analyze(ragas_recalled, name="ragas")
 
     async def _value(self, **f: Any) -> MetricResult:
         native = await self._native(**f)
-        best = native.details["similarities"]["best_per_reference"]
-        recalled = [float(s) > self.threshold for s in best]
+        recalled = native.details["ragas"]
         note = (
             f"Ragas value: {sum(recalled)} of {len(recalled)} references have a similarity "
             f"strictly above {self.threshold:g}."
@@ -405,12 +424,12 @@ class NonLLMContextPrecisionWithReference(_NonLLM):
     name = "non_llm_context_precision_with_reference"
 
     def _build(self) -> Scorer:
-        return create_non_llm_context_precision_scorer({"threshold": self.threshold})
+        scorer = create_non_llm_context_precision_scorer({"threshold": self.threshold})
+        return scorer.analyze(_ragas_similarity_precision, name="ragas")
 
     async def _value(self, **f: Any) -> MetricResult:
         native = await self._native(**f)
-        matched = native.details["similarities"]["matched"]
-        return _result(ragas_average_precision(matched), native, _AP_NOTE)
+        return _result(native.details["ragas"], native, _AP_NOTE)
 
 
 class _IDBased(_Metric):

@@ -9,9 +9,8 @@ from .._fences import clip, fence
 from .._judge import Judge, as_judge
 from .._messages import final_text, question_text
 from .._pipeline import PromptStep, Scorer, StepResults, create_scorer
-from .._tasks import task_group
 from .._types import Chunk, ScorerRun
-from ._contracts import ChunkVerdict, ChunkVerdicts, check_indices
+from ._contracts import ChunkVerdicts, check_indices
 from ._options import ScaleOptions, context_step, parse_options
 from ._ranking import average_precision
 from ._recall import Reason
@@ -57,56 +56,56 @@ def _chunk_verdicts_prompt(run: ScorerRun, chunks: list[Chunk], against: str) ->
     )
 
 
-def _one_verdict(value: ChunkVerdicts) -> None:
-    if len(value.verdicts) != 1:
-        raise ValueError(
-            f"expected exactly one verdict (for context_index 0), got {len(value.verdicts)}"
+def batched_verdicts(against: str) -> PromptStep[ChunkVerdicts]:
+    """One call for all chunks: a verdict per ``context_index`` 0..K-1."""
+
+    def create_prompt(run: ScorerRun, results: StepResults) -> str | None:
+        chunks = results["context"]
+        return _chunk_verdicts_prompt(run, chunks, against) if chunks else None
+
+    def check(run: ScorerRun, results: StepResults, value: ChunkVerdicts) -> None:
+        check_indices(
+            (v.context_index for v in value.verdicts), len(results["context"]), "context_index"
         )
 
+    return PromptStep(
+        description="One usefulness verdict per retrieved chunk",
+        output_schema=ChunkVerdicts,
+        create_prompt=create_prompt,
+        check=check,
+    )
 
-def _verdicts_step(judge: Judge | None, against: str, per_chunk: bool) -> Any:
-    """The analyze step: chunk verdicts, one batched call or one call per chunk."""
-    if not per_chunk:
 
-        def create_prompt(run: ScorerRun, results: StepResults) -> str | None:
-            chunks = results["context"]
-            return _chunk_verdicts_prompt(run, chunks, against) if chunks else None
+def one_verdict_each(against: str) -> PromptStep[ChunkVerdicts]:
+    """One call per chunk (a fan-out). The prompt shows its chunk as index 0, so the
+    single verdict is that chunk's, whatever index a small model writes on it."""
 
-        def check(run: ScorerRun, results: StepResults, value: ChunkVerdicts) -> None:
-            check_indices(
-                (v.context_index for v in value.verdicts), len(results["context"]), "context_index"
+    def check(run: ScorerRun, results: StepResults, value: ChunkVerdicts) -> None:
+        if len(value.verdicts) != 1:
+            raise ValueError(
+                f"expected exactly one verdict (for context_index 0), got {len(value.verdicts)}"
             )
 
-        return PromptStep(
-            description="One usefulness verdict per retrieved chunk",
-            output_schema=ChunkVerdicts,
-            create_prompt=create_prompt,
-            check=check,
-        )
+    return PromptStep(
+        description="A usefulness verdict for one retrieved chunk",
+        output_schema=ChunkVerdicts,
+        for_each=lambda run, results: results["context"],
+        create_prompt=lambda run, results, chunk: _chunk_verdicts_prompt(run, [chunk], against),
+        check=check,
+        version="2",
+    )
 
-    async def verdicts_per_chunk(run: ScorerRun, results: StepResults) -> ChunkVerdicts | None:
-        chunks: list[Chunk] = results["context"]
-        if not chunks:
-            return None
-        assert judge is not None
-        found: dict[int, ChunkVerdict] = {}
 
-        async def one(k: int) -> None:
-            # the prompt shows one chunk, numbered 0: its single verdict is that chunk's,
-            # whatever index a small model writes on it
-            prompt = _chunk_verdicts_prompt(run, [chunks[k]], against)
-            results.prompts[f"verdicts[{k}]"] = prompt
-            value, _ = await judge.structured(
-                prompt, ChunkVerdicts, step="verdicts", check=_one_verdict, version="2"
-            )
-            found[k] = value.verdicts[0].model_copy(update={"context_index": k})
-
-        async with task_group() as tg:
-            for k in range(len(chunks)):
-                tg.start_soon(one, k)
-        return ChunkVerdicts(verdicts=[found[k] for k in range(len(chunks))])
-
-    return verdicts_per_chunk
+def gather_verdicts(run: ScorerRun, results: StepResults) -> ChunkVerdicts | None:
+    """The per-chunk answers as one verdict list, numbered by rank position."""
+    answers: list[ChunkVerdicts] = results["verdicts_per_chunk"]
+    if not answers:
+        return None
+    return ChunkVerdicts(
+        verdicts=[
+            a.verdicts[0].model_copy(update={"context_index": k}) for k, a in enumerate(answers)
+        ]
+    )
 
 
 def _relevance(results: StepResults) -> list[bool]:
@@ -122,7 +121,7 @@ def precision_score(run: ScorerRun, results: StepResults) -> float:
     return average_precision(_relevance(results))
 
 
-def _reason(label: str) -> Any:
+def verdicts_reason(label: str) -> Any:
     def reason(run: ScorerRun, results: StepResults, score: float) -> str:
         chunks: list[Chunk] = results["context"]
         if not chunks:
@@ -147,39 +146,33 @@ def _reason(label: str) -> Any:
     return reason
 
 
-def _build(
-    scorer_id: str,
-    description: str,
-    model: str | Judge,
-    options: Any,
-    factory: str,
-    against: str,
-    needs: str,
-    what: str,
-) -> Scorer:
-    opts = parse_options(ContextPrecisionOptions, options, factory)
-    judge = as_judge(model)
-    reason = _reason(what)
-    scorer = (
-        create_scorer(id=scorer_id, description=description, judge=judge, scale=opts.scale)
-        .preprocess(context_step(opts, needs, what), name="context")
-        .analyze(_verdicts_step(judge, against, opts.per_chunk), name="verdicts")
-        .generate_score(precision_score)
-    )
-    if opts.llm_reason:
+def explained(scorer: Scorer, label: str, llm_reason: bool) -> Scorer:
+    """``scorer`` with its reason: composed from the verdicts, or (``llm_reason``) one
+    more call that explains them."""
+    reason = verdicts_reason(label)
+    if not llm_reason:
+        return scorer.generate_reason(reason)
 
-        def prompt(run: ScorerRun, results: StepResults) -> str:
-            summary = reason(run, results, results.score or 0.0)
-            return (
-                f"Explain in two or three sentences why the {scorer_id} score is "
-                f"{results.score:g}, given these verdicts:\n\n{summary}\n\n"
-                'Return {"reason": "..."}.'
-            )
-
-        return scorer.generate_reason(
-            PromptStep(description="Explain the score", output_schema=Reason, create_prompt=prompt)
+    def prompt(run: ScorerRun, results: StepResults) -> str:
+        return (
+            f"Explain in two or three sentences why the {scorer.id} score is "
+            f"{results.score:g}, given these verdicts:\n\n"
+            f"{reason(run, results, results.score or 0.0)}\n\n"
+            'Return {"reason": "..."}.'
         )
-    return scorer.generate_reason(reason)
+
+    return scorer.generate_reason(
+        PromptStep(description="Explain the score", output_schema=Reason, create_prompt=prompt)
+    )
+
+
+def with_verdicts(scorer: Scorer, against: str, per_chunk: bool) -> Scorer:
+    """``scorer`` plus the chunk-verdict step(s): one batched call, or one per chunk."""
+    if per_chunk:
+        return scorer.analyze(one_verdict_each(against), name="verdicts_per_chunk").analyze(
+            gather_verdicts, name="verdicts"
+        )
+    return scorer.analyze(batched_verdicts(against), name="verdicts")
 
 
 def create_context_precision_scorer(
@@ -198,16 +191,15 @@ def create_context_precision_scorer(
     Returns:
         A `Scorer` with id ``context-precision``.
     """
-    return _build(
-        "context-precision",
-        "Average precision of chunks useful for the ground truth",
-        model,
-        options,
-        "create_context_precision_scorer",
-        "ground_truth",
-        "ground_truth",
-        "ground truth",
-    )
+    opts = parse_options(ContextPrecisionOptions, options, "create_context_precision_scorer")
+    scorer = create_scorer(
+        id="context-precision",
+        description="Average precision of chunks useful for the ground truth",
+        judge=as_judge(model),
+        scale=opts.scale,
+    ).preprocess(context_step(opts, "ground_truth", "ground truth"), name="context")
+    scorer = with_verdicts(scorer, "ground_truth", opts.per_chunk).generate_score(precision_score)
+    return explained(scorer, "ground truth", opts.llm_reason)
 
 
 def create_context_utilization_scorer(
@@ -220,13 +212,12 @@ def create_context_utilization_scorer(
     Returns:
         A `Scorer` with id ``context-utilization``.
     """
-    return _build(
-        "context-utilization",
-        "Average precision of chunks the response used",
-        model,
-        options,
-        "create_context_utilization_scorer",
-        "output",
-        "output",
-        "response",
-    )
+    opts = parse_options(ContextPrecisionOptions, options, "create_context_utilization_scorer")
+    scorer = create_scorer(
+        id="context-utilization",
+        description="Average precision of chunks the response used",
+        judge=as_judge(model),
+        scale=opts.scale,
+    ).preprocess(context_step(opts, "output", "response"), name="context")
+    scorer = with_verdicts(scorer, "output", opts.per_chunk).generate_score(precision_score)
+    return explained(scorer, "response", opts.llm_reason)
