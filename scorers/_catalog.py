@@ -7,53 +7,18 @@ from typing import Any
 from ._errors import ConfigError
 from ._judge import Judge
 from ._pipeline import Scorer
-from ._prebuilt._ids import (
-    create_id_context_precision_scorer,
-    create_id_context_recall_scorer,
-    create_ranking_scorer,
-)
-from ._prebuilt._precision import create_context_precision_scorer, create_context_utilization_scorer
-from ._prebuilt._ranking import RANKING_METRICS
-from ._prebuilt._recall import create_context_recall_scorer
-from ._prebuilt._similarity import (
-    create_non_llm_context_precision_scorer,
-    create_non_llm_context_recall_scorer,
-)
 
-LLM_SCORERS = {
-    "context-recall": (
-        create_context_recall_scorer,
-        "claims of the ground truth supported by the context",
-    ),
-    "context-precision": (
-        create_context_precision_scorer,
-        "average precision of chunks useful for the ground truth",
-    ),
-    "context-utilization": (
-        create_context_utilization_scorer,
-        "average precision of chunks the response used",
-    ),
-}
-MODEL_FREE_SCORERS = {
-    "non-llm-context-recall": (
-        create_non_llm_context_recall_scorer,
-        "reference contexts matched by a chunk (string similarity)",
-    ),
-    "non-llm-context-precision": (
-        create_non_llm_context_precision_scorer,
-        "average precision of chunks matching a reference (string similarity)",
-    ),
-    "id-context-recall": (create_id_context_recall_scorer, "share of reference ids retrieved"),
-    "id-context-precision": (
-        create_id_context_precision_scorer,
-        "share of retrieved ids that are relevant",
-    ),
-}
+# importing the scorer modules registers their factories
+from ._prebuilt import _ids, _precision, _recall, _similarity  # noqa: F401
+from ._prebuilt._ids import create_ranking_scorer
+from ._prebuilt._ranking import RANKING_METRICS
+from ._prebuilt._registry import REGISTRY
 
 
 def scorer_ids() -> dict[str, str]:
     """Every prebuilt scorer id (ranking metrics as patterns) with a one-line description."""
-    listing = {k: v[1] for k, v in {**LLM_SCORERS, **MODEL_FREE_SCORERS}.items()}
+    llm_first = sorted(REGISTRY.items(), key=lambda item: not item[1].needs_model)
+    listing = {sid: entry.description for sid, entry in llm_first}
     listing.update({m: "ranking metric, trec_eval definition" for m in RANKING_METRICS})
     return listing
 
@@ -66,17 +31,18 @@ def scorer_by_id(
     Raises:
         ConfigError: For an unknown id, or an LLM scorer without a model.
     """
-    if scorer_id in LLM_SCORERS:
+    entry = REGISTRY.get(scorer_id)
+    if entry is not None and entry.needs_model:
         if model is None:
             raise ConfigError(
                 f"scorer {scorer_id!r} needs a judge model: pass --model or "
                 "set SCOREKIT_MODEL (a litellm model string)"
             )
-        return LLM_SCORERS[scorer_id][0](model, options)
-    if scorer_id in MODEL_FREE_SCORERS:
-        return MODEL_FREE_SCORERS[scorer_id][0](options)
+        return entry.factory(model, options)  # type: ignore[no-any-return]
+    if entry is not None:
+        return entry.factory(options)  # type: ignore[no-any-return]
     try:
         return create_ranking_scorer(scorer_id, options)
     except ConfigError:
-        known = ", ".join([*LLM_SCORERS, *MODEL_FREE_SCORERS, *RANKING_METRICS])
+        known = ", ".join([*REGISTRY, *RANKING_METRICS])
         raise ConfigError(f"unknown scorer id {scorer_id!r}; known: {known}") from None

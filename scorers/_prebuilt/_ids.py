@@ -11,6 +11,7 @@ from .._pipeline import Scorer, StepResults, create_scorer, not_scorable
 from .._types import Chunk, ScorerRun
 from ._options import ScaleOptions, parse_options
 from ._ranking import ranking_metric
+from ._registry import prebuilt
 
 
 class IDContextOptions(ContextOptions, ScaleOptions):
@@ -105,6 +106,7 @@ def _id_scorer(
     )
 
 
+@prebuilt("id-context-recall", needs_model=False)
 def create_id_context_recall_scorer(
     options: IDContextOptions | dict[str, Any] | None = None,
 ) -> Scorer:
@@ -130,6 +132,7 @@ def create_id_context_recall_scorer(
     )
 
 
+@prebuilt("id-context-precision", needs_model=False)
 def create_id_context_precision_scorer(
     options: IDContextOptions | dict[str, Any] | None = None,
 ) -> Scorer:

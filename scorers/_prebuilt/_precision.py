@@ -14,6 +14,7 @@ from ._contracts import ChunkVerdicts, check_indices
 from ._options import ScaleOptions, context_step, parse_options
 from ._ranking import average_precision
 from ._recall import Reason
+from ._registry import prebuilt
 
 
 class ContextPrecisionOptions(ContextOptions, ScaleOptions):
@@ -175,6 +176,7 @@ def with_verdicts(scorer: Scorer, against: str, per_chunk: bool) -> Scorer:
     return scorer.analyze(batched_verdicts(against), name="verdicts")
 
 
+@prebuilt("context-precision", needs_model=True)
 def create_context_precision_scorer(
     model: str | Judge, options: ContextPrecisionOptions | dict[str, Any] | None = None
 ) -> Scorer:
@@ -202,6 +204,7 @@ def create_context_precision_scorer(
     return explained(scorer, "ground truth", opts.llm_reason)
 
 
+@prebuilt("context-utilization", needs_model=True)
 def create_context_utilization_scorer(
     model: str | Judge, options: ContextPrecisionOptions | dict[str, Any] | None = None
 ) -> Scorer:

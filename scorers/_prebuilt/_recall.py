@@ -14,6 +14,7 @@ from .._pipeline import PromptStep, Scorer, StepResults, create_scorer, not_scor
 from .._types import ScorerRun
 from ._contracts import Claims, ClaimVerdicts, check_indices
 from ._options import ScaleOptions, context_step, parse_options
+from ._registry import prebuilt
 
 
 class ContextRecallOptions(ContextOptions, ScaleOptions):
@@ -121,6 +122,7 @@ def _llm_reason_prompt(run: ScorerRun, results: StepResults) -> str:
     )
 
 
+@prebuilt("context-recall", needs_model=True)
 def create_context_recall_scorer(
     model: str | Judge, options: ContextRecallOptions | dict[str, Any] | None = None
 ) -> Scorer:

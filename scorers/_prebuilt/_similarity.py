@@ -14,6 +14,7 @@ from .._pipeline import Scorer, StepResults, create_scorer, not_scorable
 from .._types import ScorerRun
 from ._options import ScaleOptions, parse_options
 from ._ranking import average_precision
+from ._registry import prebuilt
 
 SimilarityFn = Callable[[str, str], float]
 
@@ -193,6 +194,7 @@ def _build(
     )
 
 
+@prebuilt("non-llm-context-recall", needs_model=False)
 def create_non_llm_context_recall_scorer(
     options: NonLLMContextOptions | dict[str, Any] | None = None,
 ) -> Scorer:
@@ -215,6 +217,7 @@ def create_non_llm_context_recall_scorer(
     )
 
 
+@prebuilt("non-llm-context-precision", needs_model=False)
 def create_non_llm_context_precision_scorer(
     options: NonLLMContextOptions | dict[str, Any] | None = None,
 ) -> Scorer:
