@@ -364,10 +364,7 @@ class Agent:
     ) -> AgentOutput:
         """Synchronous `agenerate`; live scorers keep running after it returns."""
 
-        async def main() -> AgentOutput:
-            return await self.agenerate(input, run_scorers=run_scorers)
-
-        return run_sync(main)
+        return run_sync(self.agenerate, input, run_scorers=run_scorers)
 
     def _start_scorers(self, input: Any, output: AgentOutput) -> None:
         run_id = f"{self.name}-{time.time_ns()}"

@@ -276,10 +276,7 @@ def run_evals(
     Ctrl-C stops the run; every finished item is already in ``results_path``.
     """
 
-    async def main() -> EvalResult:
-        return await arun_evals(data, scorers, target, **kwargs)
-
-    return run_sync(main)
+    return run_sync(arun_evals, data, scorers, target, **kwargs)
 
 
 def _target_caller(target: Any) -> Callable[[Any], Awaitable[Any]] | None:

@@ -390,10 +390,7 @@ class Scorer:
     ) -> list[ScoreResult]:
         """Synchronous `arun_many`."""
 
-        async def many() -> list[ScoreResult]:
-            return await self.arun_many(runs, concurrency=concurrency, raise_errors=raise_errors)
-
-        return run_sync(many)
+        return run_sync(self.arun_many, runs, concurrency=concurrency, raise_errors=raise_errors)
 
     def error_result(self, exc: BaseException, duration_s: float = 0.0) -> ScoreResult:
         """The `ScoreResult` (``status="error"``) that stands for a failed run, with the

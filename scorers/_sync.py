@@ -9,13 +9,14 @@ between calls, and needs no nest_asyncio.
 from __future__ import annotations
 
 import atexit
+import contextlib
+import functools
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import CancelledError
 from typing import Any, TypeVar
 
-import anyio
-from anyio.from_thread import BlockingPortal
+from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from ._executor import install as install_inline_setup
 
@@ -23,50 +24,38 @@ T = TypeVar("T")
 
 _lock = threading.Lock()
 _portal: BlockingPortal | None = None
+_portal_cm: contextlib.AbstractContextManager[BlockingPortal] | None = None
 _thread: threading.Thread | None = None
 
 
 def _start_portal() -> BlockingPortal:
-    global _portal, _thread
-    ready = threading.Event()
-    box: list[BlockingPortal] = []
-
-    async def serve() -> None:
-        install_inline_setup()
-        async with BlockingPortal() as portal:
-            box.append(portal)
-            ready.set()
-            await portal.sleep_until_stopped()
-
-    _thread = threading.Thread(
-        target=lambda: anyio.run(serve), name="scorekit-event-loop", daemon=True
-    )
-    _thread.start()
-    ready.wait()
-    _portal = box[0]
+    global _portal, _portal_cm, _thread
+    _portal_cm = start_blocking_portal()
+    portal = _portal_cm.__enter__()
+    portal.call(install_inline_setup)
+    _thread = portal.call(threading.current_thread)
+    _portal = portal
     atexit.register(_shutdown)
-    return _portal
+    return portal
 
 
 def _shutdown() -> None:
     """Stop litellm's logging task and the loop cleanly at interpreter exit."""
-    global _portal
+    global _portal, _portal_cm
     portal, _portal = _portal, None
-    if portal is None:
+    manager, _portal_cm = _portal_cm, None
+    if portal is None or manager is None:
         return
     from ._litellm import stop_litellm_logging
 
-    try:
+    with contextlib.suppress(Exception):
         portal.call(stop_litellm_logging)
-        portal.call(portal.stop, True)
-    except Exception:
-        pass
-    if _thread is not None:
-        _thread.join(timeout=5)
+    with contextlib.suppress(Exception):
+        manager.__exit__(None, None, None)
 
 
-def run_sync(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
-    """Run ``fn(*args)`` on scorekit's event-loop thread and wait for the result.
+def run_sync(fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
+    """Run ``fn(*args, **kwargs)`` on scorekit's event-loop thread and wait for the result.
 
     Ctrl-C in the caller cancels the running task before re-raising.
 
@@ -81,7 +70,7 @@ def run_sync(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         )
     with _lock:
         portal = _portal or _start_portal()
-    future = portal.start_task_soon(fn, *args)
+    future = portal.start_task_soon(functools.partial(fn, *args, **kwargs))
     try:
         return future.result()
     except KeyboardInterrupt:

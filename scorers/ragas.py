@@ -221,10 +221,7 @@ class _Metric:
     def score(self, **fields: Any) -> MetricResult:
         """Synchronous `ascore` (also inside a running event loop)."""
 
-        async def main() -> MetricResult:
-            return await self.ascore(**fields)
-
-        return run_sync(main)
+        return run_sync(self.ascore, **fields)
 
     async def abatch_score(
         self, inputs: Sequence[Mapping[str, Any]], concurrency: int = 16
@@ -252,10 +249,7 @@ class _Metric:
     ) -> list[MetricResult]:
         """Synchronous `abatch_score`."""
 
-        async def main() -> list[MetricResult]:
-            return await self.abatch_score(inputs, concurrency)
-
-        return run_sync(main)
+        return run_sync(self.abatch_score, inputs, concurrency)
 
     async def single_turn_ascore(self, sample: SingleTurnSample | Mapping[str, Any]) -> float:
         """Ragas' legacy API: a `SingleTurnSample` in, a float out."""
@@ -266,10 +260,7 @@ class _Metric:
     def single_turn_score(self, sample: SingleTurnSample | Mapping[str, Any]) -> float:
         """Synchronous `single_turn_ascore`."""
 
-        async def main() -> float:
-            return await self.single_turn_ascore(sample)
-
-        return run_sync(main)
+        return run_sync(self.single_turn_ascore, sample)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
