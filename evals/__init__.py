@@ -13,12 +13,12 @@ _EXPORTS: dict[str, str] = {
     "AgentOutput": "scorers",
     "DatasetError": "scorers",
     "Agent": "._agent",
-    "InMemoryScoreStore": "._agent",
+    "InMemoryScoreStore": "._store",
     "Sampling": "._agent",
-    "ScoreRecord": "._agent",
-    "ScoreStore": "._agent",
-    "SqliteScoreStore": "._agent",
-    "Tool": "._agent",
+    "ScoreRecord": "._store",
+    "ScoreStore": "._store",
+    "SqliteScoreStore": "._store",
+    "Tool": "._tools",
     "EvalItem": "._data",
     "load_dataset": "._data",
     "CallTotals": "._report",
@@ -42,15 +42,7 @@ _EXPORTS: dict[str, str] = {
 if TYPE_CHECKING:
     from scorers import AgentOutput, DatasetError
 
-    from ._agent import (
-        Agent,
-        InMemoryScoreStore,
-        Sampling,
-        ScoreRecord,
-        ScoreStore,
-        SqliteScoreStore,
-        Tool,
-    )
+    from ._agent import Agent, Sampling
     from ._data import EvalItem, load_dataset
     from ._report import CallTotals, RunComparison, RunSummary, ScorerDelta, ScorerSummary, mean_ci
     from ._results import (
@@ -62,6 +54,8 @@ if TYPE_CHECKING:
         read_results,
     )
     from ._runner import ItemFailedError, TargetOutput, arun_evals, run_evals
+    from ._store import InMemoryScoreStore, ScoreRecord, ScoreStore, SqliteScoreStore
+    from ._tools import Tool
 
 
 def __getattr__(name: str) -> Any:

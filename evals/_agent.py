@@ -2,119 +2,22 @@
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 import random
-import re
-import sqlite3
 import sys
-import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
-import anyio
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scorers import AgentOutput, ConfigError, Judge, JudgeCall, Scorer, ScorerRun, final_text
 from scorers._runtime import detached_calls, run_sync, task_group
 
-
-class ScoreRecord(BaseModel):
-    """One live score of an agent response.
-
-    Attributes:
-        agent: The agent's name.
-        scorer_key: The key the scorer was attached under.
-        scorer_id: The scorer's id.
-        run_id: Identifies the generation (shared by every scorer of one response).
-        input: What the agent was asked.
-        output: The agent's final text.
-        score: The score (0 on skip or error).
-        reason: The scorer's reason.
-        status: ``"scored"``, ``"skipped"`` or ``"error"``.
-        error: The error message, if any.
-        created_at: Unix time.
-    """
-
-    agent: str
-    scorer_key: str
-    scorer_id: str
-    run_id: str
-    input: Any = None
-    output: str = ""
-    score: float = 0.0
-    reason: str = ""
-    status: str = "scored"
-    error: str | None = None
-    created_at: float = Field(default_factory=time.time)
-
-
-class ScoreStore(Protocol):
-    """Where live scores go: anything with ``save`` and ``list``."""
-
-    def save(self, record: ScoreRecord) -> None: ...
-
-    def list(
-        self, *, agent: str | None = None, scorer_key: str | None = None
-    ) -> list[ScoreRecord]: ...
-
-
-class InMemoryScoreStore:
-    """Keeps live scores in a list (the default)."""
-
-    def __init__(self) -> None:
-        self._records: list[ScoreRecord] = []
-        self._lock = threading.Lock()
-
-    def save(self, record: ScoreRecord) -> None:
-        with self._lock:
-            self._records.append(record)
-
-    def list(self, *, agent: str | None = None, scorer_key: str | None = None) -> list[ScoreRecord]:
-        with self._lock:
-            return [
-                r
-                for r in self._records
-                if (agent is None or r.agent == agent)
-                and (scorer_key is None or r.scorer_key == scorer_key)
-            ]
-
-
-class SqliteScoreStore:
-    """Keeps live scores in a sqlite3 file, one row per score.
-
-    Args:
-        path: The database file (created with its folder).
-    """
-
-    def __init__(self, path: str | Path):
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._conn = sqlite3.connect(str(self.path), check_same_thread=False)
-        with self._lock:
-            self._conn.execute(
-                "CREATE TABLE IF NOT EXISTS scores (agent TEXT, scorer_key TEXT, created_at REAL, "
-                "record TEXT)"
-            )
-            self._conn.commit()
-
-    def save(self, record: ScoreRecord) -> None:
-        with self._lock:
-            self._conn.execute(
-                "INSERT INTO scores VALUES (?, ?, ?, ?)",
-                (record.agent, record.scorer_key, record.created_at, record.model_dump_json()),
-            )
-            self._conn.commit()
-
-    def list(self, *, agent: str | None = None, scorer_key: str | None = None) -> list[ScoreRecord]:
-        query = "SELECT record FROM scores WHERE (? IS NULL OR agent = ?) AND (? IS NULL OR scorer_key = ?) ORDER BY rowid"
-        with self._lock:
-            rows = self._conn.execute(query, (agent, agent, scorer_key, scorer_key)).fetchall()
-        return [ScoreRecord.model_validate_json(row[0]) for row in rows]
+from ._live import LiveScoring
+from ._store import InMemoryScoreStore, ScoreRecord, ScoreStore
+from ._tools import Tool
 
 
 class Sampling(BaseModel):
@@ -135,86 +38,6 @@ class _Attachment(BaseModel):
 
 # --- tools ------------------------------------------------------------------------------
 
-
-def _arg_docs(doc: str) -> dict[str, str]:
-    """Parameter descriptions from a Google-style ``Args:`` section."""
-    match = re.search(r"^\s*Args:\s*$(.*?)(^\s*\w+:\s*$|\Z)", doc, re.M | re.S)
-    if not match:
-        return {}
-    found: dict[str, str] = {}
-    for line in match.group(1).splitlines():
-        item = re.match(r"\s+(\w+)(?:\s*\(.*?\))?:\s*(.+)", line)
-        if item:
-            found[item.group(1)] = item.group(2).strip()
-    return found
-
-
-class Tool:
-    """A Python function exposed to the model; its hints and docstring are the schema.
-
-    Args:
-        fn: A sync or async function with type-hinted parameters.
-    """
-
-    def __init__(self, fn: Callable[..., Any]):
-        if not callable(fn):
-            raise ConfigError(f"a tool must be a function, got {type(fn).__name__}")
-        self.fn = fn
-        self.name = getattr(fn, "__name__", "tool")
-        doc = inspect.getdoc(fn) or ""
-        self.description = doc.split("\n\n")[0].strip() or self.name
-        descriptions = _arg_docs(doc)
-        fields: dict[str, Any] = {}
-        hints = inspect.get_annotations(fn, eval_str=True) if inspect.isfunction(fn) else {}
-        for param in inspect.signature(fn).parameters.values():
-            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-                continue
-            annotation = hints.get(param.name, Any)
-            default = ... if param.default is param.empty else param.default
-            fields[param.name] = (
-                annotation,
-                Field(default, description=descriptions.get(param.name)),
-            )
-        self.arguments_model: type[BaseModel] = create_model(f"{self.name}_arguments", **fields)
-
-    def schema(self) -> dict[str, Any]:
-        """The OpenAI ``tools`` entry."""
-        parameters = self.arguments_model.model_json_schema()
-        parameters.pop("title", None)
-        for prop in parameters.get("properties", {}).values():
-            prop.pop("title", None)
-        return {
-            "type": "function",
-            "function": {
-                "name": self.name,
-                "description": self.description,
-                "parameters": parameters,
-            },
-        }
-
-    async def call(self, arguments: str | None) -> str:
-        """Run the tool on the model's JSON arguments; errors come back as text."""
-        try:
-            raw = json.loads(arguments or "{}")
-            parsed = self.arguments_model.model_validate(raw)
-        except (ValueError, ValidationError) as exc:
-            return json.dumps({"error": f"invalid arguments for {self.name}: {exc}"})
-        kwargs = {name: getattr(parsed, name) for name in type(parsed).model_fields}
-        try:
-            if inspect.iscoroutinefunction(self.fn):
-                value = await self.fn(**kwargs)
-            else:
-                value = await anyio.to_thread.run_sync(lambda: self.fn(**kwargs))
-        except Exception as exc:
-            return json.dumps({"error": f"{type(exc).__name__}: {exc}"})
-        if isinstance(value, str):
-            return value
-        if isinstance(value, BaseModel):
-            return value.model_dump_json()
-        return json.dumps(value, default=str, ensure_ascii=False)
-
-
-# --- the agent --------------------------------------------------------------------------
 
 OnScore = Callable[[ScoreRecord], "Awaitable[None] | None"]
 
@@ -277,7 +100,7 @@ class Agent:
         self.on_score = on_score
         self.score_store: ScoreStore = score_store or InMemoryScoreStore()
         self.max_steps = max_steps
-        self._pending: set[asyncio.Task[None]] = set()
+        self._live = LiveScoring()
         self._random = random.Random()
 
     def __repr__(self) -> str:
@@ -368,14 +191,11 @@ class Agent:
 
     def _start_scorers(self, input: Any, output: AgentOutput) -> None:
         run_id = f"{self.name}-{time.time_ns()}"
-        loop = asyncio.get_running_loop()
         for key, attachment in self.scorers.items():
             sampling = attachment.sampling
             if sampling.type == "none" or self._random.random() >= sampling.rate:
                 continue
-            task = loop.create_task(self._score(key, attachment.scorer, input, output, run_id))
-            self._pending.add(task)
-            task.add_done_callback(self._pending.discard)
+            self._live.submit(self._score, key, attachment.scorer, input, output, run_id)
 
     async def _score(
         self, key: str, scorer: Scorer, input: Any, output: AgentOutput, run_id: str
@@ -408,9 +228,16 @@ class Agent:
 
     async def aflush_scores(self) -> None:
         """Wait until every live scorer started so far has finished."""
-        while self._pending:
-            await asyncio.gather(*list(self._pending), return_exceptions=True)
+        await self._live.flush()
 
     def flush_scores(self) -> None:
         """Synchronous `aflush_scores` (for agents used through `generate`)."""
         run_sync(self.aflush_scores)
+
+    async def aclose(self) -> None:
+        """Wait for the live scorers, then close the task group they run in."""
+        await self._live.close()
+
+    def close(self) -> None:
+        """Synchronous `aclose`."""
+        run_sync(self.aclose)
