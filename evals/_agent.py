@@ -12,7 +12,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from scorers import AgentOutput, ConfigError, Judge, JudgeCall, Scorer, ScorerRun, final_text
+from scorers import (
+    AgentOutput,
+    Completion,
+    ConfigError,
+    Judge,
+    JudgeCall,
+    Scorer,
+    ScorerRun,
+    ToolCall,
+    final_text,
+)
 from scorers._runtime import detached_calls, run_sync, task_group
 
 from ._live import LiveScoring
@@ -40,6 +50,17 @@ class _Attachment(BaseModel):
 
 
 OnScore = Callable[[ScoreRecord], "Awaitable[None] | None"]
+
+
+def _assistant_message(completion: Completion) -> dict[str, Any]:
+    """The model's answer as an OpenAI-format assistant message."""
+    message: dict[str, Any] = {"role": "assistant", "content": completion.content}
+    if completion.tool_calls:
+        message["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in completion.tool_calls
+        ]
+    return message
 
 
 class Agent:
@@ -128,45 +149,11 @@ class Agent:
             extra = {"tools": schemas} if schemas else {}
             completion, call = await self.judge.chat(messages, step=f"agent:{self.name}", **extra)
             calls.append(call)
-            tool_calls = completion.tool_calls
-            entry: dict[str, Any] = {"role": "assistant", "content": completion.content}
-            if tool_calls:
-                entry["tool_calls"] = [
-                    {
-                        "id": tc.id,
-                        "type": "function",
-                        "function": {"name": tc.name, "arguments": tc.arguments},
-                    }
-                    for tc in tool_calls
-                ]
-            messages.append(entry)
-            if not tool_calls:
+            messages.append(_assistant_message(completion))
+            if not completion.tool_calls:
                 finish = "stop"
                 break
-            answers: list[str] = [""] * len(tool_calls)
-
-            async def run_tool(
-                i: int, name: str, arguments: str | None, answers: list[str] = answers
-            ) -> None:
-                tool = self.tools.get(name)
-                answers[i] = (
-                    await tool.call(arguments)
-                    if tool is not None
-                    else json.dumps({"error": f"unknown tool {name!r}; tools: {list(self.tools)}"})
-                )
-
-            async with task_group() as tg:
-                for i, tc in enumerate(tool_calls):
-                    tg.start_soon(run_tool, i, tc.name, tc.arguments)
-            for tc, answer in zip(tool_calls, answers, strict=True):
-                messages.append(
-                    {
-                        "role": "tool",
-                        "tool_call_id": tc.id,
-                        "name": tc.name,
-                        "content": answer,
-                    }
-                )
+            messages.extend(await self._run_tools(completion.tool_calls))
         output = AgentOutput(
             text=final_text(messages),
             messages=messages,
@@ -181,6 +168,29 @@ class Agent:
         if run_scorers and self.scorers:
             self._start_scorers(input, output)
         return output
+
+    async def _run_tools(self, tool_calls: list[ToolCall]) -> list[dict[str, Any]]:
+        """Run the model's tool calls concurrently; their results as ``tool`` messages.
+
+        Tool errors (and unknown tools) are answers for the model, not exceptions.
+        """
+        answers: list[str] = [""] * len(tool_calls)
+
+        async def run_tool(i: int, call: ToolCall) -> None:
+            tool = self.tools.get(call.name)
+            answers[i] = (
+                await tool.call(call.arguments)
+                if tool is not None
+                else json.dumps({"error": f"unknown tool {call.name!r}; tools: {list(self.tools)}"})
+            )
+
+        async with task_group() as tg:
+            for i, call in enumerate(tool_calls):
+                tg.start_soon(run_tool, i, call)
+        return [
+            {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": answer}
+            for call, answer in zip(tool_calls, answers, strict=True)
+        ]
 
     def generate(
         self, input: str | list[dict[str, Any]], *, run_scorers: bool = True

@@ -34,7 +34,7 @@ from scorers._runtime import (
 
 from ._data import EvalItem, load_dataset
 from ._progress import Progress
-from ._report import summarize
+from ._report import RunSummary, summarize
 from ._results import (
     EvalResult,
     ItemError,
@@ -171,48 +171,20 @@ async def arun_evals(
     import_cpu_before = litellm_import_cpu_s()
     items = load_dataset(data)
     scorer_map = _scorer_map(scorers)
-    thresholds = dict(thresholds or {})
-    unknown = sorted(set(thresholds) - set(scorer_map))
-    if unknown:
-        raise ConfigError(
-            f"thresholds name unknown scorers {unknown}; scorers: {sorted(scorer_map)}"
-        )
+    thresholds = _checked_thresholds(thresholds, scorer_map)
     if concurrency < 1:
         raise ConfigError("concurrency must be at least 1")
     call_target = _target_caller(target)
     if results_path is None and resume:
         raise ConfigError("resume=True needs results_path")
     results_file = ResultsFile(Path(results_path), resume) if results_path else None
-    previous = results_file.previous if results_file else {}
-    done: dict[str, ItemResult] = {}
-    for item in items:
-        kept = reusable(previous.get(item.id), item, scorer_map)
-        if kept is not None:
-            done[item.id] = kept
+    done = _kept_results(items, results_file, scorer_map)
     todo = [item for item in items if item.id not in done]
     bar = Progress(len(todo), progress)
     limiter = anyio.CapacityLimiter(model_concurrency or concurrency * len(scorer_map))
 
-    async def one(item: EvalItem) -> ItemResult:
-        item_started = time.perf_counter()
-        result = ItemResult(item=item)
-        with record_calls() as calls:
-            try:
-                with anyio.fail_after(item_timeout) if item_timeout else contextlib.nullcontext():
-                    await _process(item, result, call_target, scorer_map)
-            except TimeoutError:
-                result.error = ItemError(
-                    phase="timeout", message=f"item took over {item_timeout:g} s"
-                )
-                counted = {id(c) for c in result.target_calls}
-                for scored in result.scorer_results.values():
-                    counted.update(id(c) for c in scored.judge_calls)
-                result.other_calls = [c for c in calls if id(c) not in counted]
-        result.duration_s = time.perf_counter() - item_started
-        return result
-
     async def finish(item: EvalItem) -> None:
-        result = await one(item)
+        result = await _run_item(item, call_target, scorer_map, item_timeout)
         done[item.id] = result
         if results_file is not None:
             results_file.write(result)
@@ -248,7 +220,63 @@ async def arun_evals(
     # a first model call imports litellm (seconds of CPU, once): not the run's pace
     imported = litellm_import_cpu_s() - import_cpu_before
     summary.client_cpu_s = time.process_time() - cpu_started - imported
-    scores = {sid: s.mean for sid, s in summary.scorers.items() if sid in scorer_map}
+    return _eval_result(summary, ordered, scorer_map, thresholds, results_path)
+
+
+def _checked_thresholds(
+    thresholds: Mapping[str, float] | None, scorers: Mapping[str, Scorer]
+) -> dict[str, float]:
+    found = dict(thresholds or {})
+    unknown = sorted(set(found) - set(scorers))
+    if unknown:
+        raise ConfigError(f"thresholds name unknown scorers {unknown}; scorers: {sorted(scorers)}")
+    return found
+
+
+def _kept_results(
+    items: Sequence[EvalItem], results_file: ResultsFile | None, scorers: Mapping[str, Scorer]
+) -> dict[str, ItemResult]:
+    """The items an earlier run finished that resuming may keep, by id."""
+    previous = results_file.previous if results_file else {}
+    done: dict[str, ItemResult] = {}
+    for item in items:
+        kept = reusable(previous.get(item.id), item, scorers)
+        if kept is not None:
+            done[item.id] = kept
+    return done
+
+
+async def _run_item(
+    item: EvalItem,
+    call_target: Callable[[Any], Awaitable[Any]] | None,
+    scorers: dict[str, Scorer],
+    item_timeout: float | None,
+) -> ItemResult:
+    """One item, start to end; a timeout becomes its error, its cut-off calls kept."""
+    started = time.perf_counter()
+    result = ItemResult(item=item)
+    with record_calls() as calls:
+        try:
+            with anyio.fail_after(item_timeout) if item_timeout else contextlib.nullcontext():
+                await _process(item, result, call_target, scorers)
+        except TimeoutError:
+            result.error = ItemError(phase="timeout", message=f"item took over {item_timeout:g} s")
+            counted = {id(c) for c in result.target_calls}
+            for scored in result.scorer_results.values():
+                counted.update(id(c) for c in scored.judge_calls)
+            result.other_calls = [c for c in calls if id(c) not in counted]
+    result.duration_s = time.perf_counter() - started
+    return result
+
+
+def _eval_result(
+    summary: RunSummary,
+    items: list[ItemResult],
+    scorers: Mapping[str, Scorer],
+    thresholds: dict[str, float],
+    results_path: str | os.PathLike[str] | None,
+) -> EvalResult:
+    scores = {sid: s.mean for sid, s in summary.scorers.items() if sid in scorers}
     failed = [
         sid
         for sid, minimum in thresholds.items()
@@ -257,7 +285,7 @@ async def arun_evals(
     return EvalResult(
         scores=scores,
         summary=summary,
-        items=ordered,
+        items=items,
         thresholds=thresholds,
         passed=None if not thresholds else not failed,
         failed_thresholds=failed,

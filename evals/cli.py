@@ -13,6 +13,7 @@ from typing import Any
 from scorers import (
     ConfigError,
     Judge,
+    JudgeAPIError,
     ScorekitError,
     list_context_extractors,
     scorer_by_id,
@@ -151,41 +152,45 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _list_scorers() -> int:
+    ids = scorer_ids()
+    width = max(len(k) for k in ids)
+    print("scorers (ranking metrics take any k, e.g. ndcg@10):")
+    for sid, description in ids.items():
+        print(f"  {sid:<{width}}  {description}")
+    print("\ncontext extractors:")
+    for name in list_context_extractors():
+        print(f"  {name}")
+    return EXIT_OK
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from ._results import compare_runs
+
+    comparison = compare_runs(args.baseline, args.candidate)
+    limits = _thresholds(args.max_drop, "--max-drop")
+    dropped = [
+        sid
+        for sid, limit in limits.items()
+        if sid not in comparison.scorers or (comparison.scorers[sid].delta or 0.0) < -limit
+    ]
+    if args.format == "json":
+        print(json.dumps({**comparison.model_dump(mode="json"), "failed": dropped}, indent=2))
+    else:
+        print(comparison.table())
+        for sid in dropped:
+            print(f"{sid}: dropped by more than {limits[sid]:g} (or missing)")
+    return EXIT_FAILED if dropped else EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``scorekit`` console script; returns the exit code."""
     args = build_parser().parse_args(argv)
     try:
         if args.command == "scorers":
-            ids = scorer_ids()
-            width = max(len(k) for k in ids)
-            print("scorers (ranking metrics take any k, e.g. ndcg@10):")
-            for sid, description in ids.items():
-                print(f"  {sid:<{width}}  {description}")
-            print("\ncontext extractors:")
-            for name in list_context_extractors():
-                print(f"  {name}")
-            return EXIT_OK
-
+            return _list_scorers()
         if args.command == "compare":
-            from ._results import compare_runs
-
-            comparison = compare_runs(args.baseline, args.candidate)
-            limits = _thresholds(args.max_drop, "--max-drop")
-            dropped = [
-                sid
-                for sid, limit in limits.items()
-                if sid not in comparison.scorers or (comparison.scorers[sid].delta or 0.0) < -limit
-            ]
-            if args.format == "json":
-                print(
-                    json.dumps({**comparison.model_dump(mode="json"), "failed": dropped}, indent=2)
-                )
-            else:
-                print(comparison.table())
-                for sid in dropped:
-                    print(f"{sid}: dropped by more than {limits[sid]:g} (or missing)")
-            return EXIT_FAILED if dropped else EXIT_OK
-
+            return _compare(args)
         from ._runner import run_evals
 
         judge = _judge(args)
@@ -219,6 +224,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nscorekit: interrupted; finished items are in --out", file=sys.stderr)
         return 130
+    except JudgeAPIError as exc:  # a provider's message may span lines: one line here
+        print(f"scorekit: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_USAGE
     except ScorekitError as exc:
         print(f"scorekit: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -20,6 +20,26 @@ def _token_count(text: str) -> int:
     return len(text.split())
 
 
+def _message(response: FakeResponse, serial: int) -> dict[str, Any]:
+    """The assistant message of a scripted 200 answer."""
+    message: dict[str, Any] = {"role": "assistant", "content": response.content}
+    if response.tool_calls:
+        message["tool_calls"] = [
+            {
+                "id": call.get("id") or f"call_{serial}_{i}",
+                "type": "function",
+                "function": {
+                    "name": call["name"],
+                    "arguments": call["arguments"]
+                    if isinstance(call["arguments"], str)
+                    else json.dumps(call["arguments"]),
+                },
+            }
+            for i, call in enumerate(response.tool_calls)
+        ]
+    return message
+
+
 class _HTTPHandler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
@@ -79,23 +99,8 @@ class _HTTPHandler(BaseHTTPRequestHandler):
                 response.headers,
             )
             return
-        message: dict[str, Any] = {"role": "assistant", "content": response.content}
-        finish = "stop"
-        if response.tool_calls:
-            finish = "tool_calls"
-            message["tool_calls"] = [
-                {
-                    "id": call.get("id") or f"call_{fake.call_count}_{i}",
-                    "type": "function",
-                    "function": {
-                        "name": call["name"],
-                        "arguments": call["arguments"]
-                        if isinstance(call["arguments"], str)
-                        else json.dumps(call["arguments"]),
-                    },
-                }
-                for i, call in enumerate(response.tool_calls)
-            ]
+        message = _message(response, fake.call_count)
+        finish = "tool_calls" if response.tool_calls else "stop"
         prompt_tokens = sum(_token_count(str(m.get("content") or "")) for m in request.messages)
         completion_tokens = _token_count(response.content or "") + 5 * len(
             response.tool_calls or []
