@@ -28,7 +28,7 @@ from ._errors import (
 from ._judge import Judge
 from ._litellm import LiteLLMTransport
 from ._messages import ToolResult, final_text, is_agent_shaped, tool_results
-from ._pipeline import NotScorable, PromptStep, Scorer, StepResults, create_scorer, not_scorable
+from ._pipeline import Scorer, create_scorer
 from ._prebuilt._contracts import ChunkVerdict, ChunkVerdicts, Claims, ClaimVerdict, ClaimVerdicts
 from ._prebuilt._ids import (
     IDContextOptions,
@@ -52,6 +52,7 @@ from ._prebuilt._similarity import (
     similarity_matrix,
 )
 from ._scripted import ScriptedTransport
+from ._steps import NotScorable, PromptStep, StepResults, not_scorable
 from ._types import AgentOutput, Chunk, JudgeCall, ScoreResult, ScorerRun
 
 __version__ = "0.1.0"

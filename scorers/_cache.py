@@ -12,8 +12,18 @@ import os
 import sqlite3
 import threading
 import time
+import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ._types import JudgeCall
+
+M = TypeVar("M", bound=BaseModel)
 
 CACHE_VERSION = 1
 
@@ -108,3 +118,56 @@ def open_cache(path: str | os.PathLike[str] | None = None) -> JudgeCache:
         if cache is None:
             cache = _shared[resolved] = JudgeCache(target)
         return cache
+
+
+def cached_answer(
+    cache: JudgeCache, key: str, schema: type[M], check: Callable[[M], None] | None
+) -> tuple[M, Any] | None:
+    """The validated value stored under ``key`` and its raw JSON, or None (also when the
+    stored answer no longer passes ``schema`` or ``check``)."""
+    hit = cache.get(key)
+    if hit is None:
+        return None
+    try:
+        value = schema.model_validate(hit["output"])
+        if check is not None:
+            check(value)
+    except (ValidationError, ValueError, KeyError):
+        return None
+    return value, hit["output"]
+
+
+def store_answer(cache: JudgeCache, key: str, value: BaseModel, calls: list[JudgeCall]) -> None:
+    """Keep a validated answer with the usage and cost of the calls that produced it."""
+    costs = [c.cost for c in calls]
+    cache.set(
+        key,
+        {
+            "output": value.model_dump(mode="json"),
+            "usage": {
+                "prompt_tokens": sum(c.prompt_tokens for c in calls),
+                "completion_tokens": sum(c.completion_tokens for c in calls),
+            },
+            "cost": None if None in costs else float(sum(c for c in costs if c is not None)),
+        },
+    )
+
+
+def resolve_cache(cache: bool | str | os.PathLike[str] | JudgeCache | None) -> JudgeCache | None:
+    """The cache a ``cache=`` option names: True for the default (a warning and None when
+    it cannot be opened), False or None for none, a path, or a `JudgeCache`."""
+    if isinstance(cache, JudgeCache):
+        return cache
+    if cache is True:
+        try:
+            return open_cache()
+        except (OSError, sqlite3.Error) as exc:  # e.g. a read-only home directory
+            warnings.warn(
+                f"scorekit: judge cache disabled, cannot open it ({exc}); set "
+                "SCOREKIT_CACHE_DIR to a writable folder or pass cache=False",
+                stacklevel=3,
+            )
+            return None
+    if cache is False or cache is None:
+        return None
+    return open_cache(cache)

@@ -13,15 +13,13 @@ import difflib
 import inspect
 import json
 import os
-import sqlite3
 import time
-import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from ._cache import JudgeCache, cache_key, open_cache
+from ._cache import JudgeCache, cache_key, cached_answer, resolve_cache, store_answer
 from ._calls import attach_calls, note_call
 from ._completion import Completion, ModelRequest, Transport, TransportError
 from ._errors import ConfigError, api_error
@@ -156,7 +154,7 @@ class Judge:
         self._policy = RetryPolicy(max_retries, retry_backoff, max_retry_wait)
         self._own_limits = Limits(max_concurrency, requests_per_minute)
         self._redact = Redactor([api_key, *header_values(self.litellm_kwargs)])
-        self.cache: JudgeCache | None = _open(cache)
+        self.cache: JudgeCache | None = resolve_cache(cache)
 
     def __repr__(self) -> str:
         return f"Judge(model={self.model!r}, api_base={self.api_base!r})"
@@ -324,9 +322,18 @@ class Judge:
         key = None
         if self.cache is not None:
             key = self.cache_key(messages, schema, version=version, sample_index=sample_index)
-            cached = self._cached(key, schema, check, step, messages)
+            cached = cached_answer(self.cache, key, schema, check)
             if cached is not None:
-                return cached
+                call = JudgeCall(
+                    step=step,
+                    model=self.model,
+                    cached=True,
+                    cost=0.0,
+                    messages=messages,
+                    response=json.dumps(cached[1], ensure_ascii=False),
+                )
+                note_call(call)
+                return cached[0], [call]
         extra: dict[str, Any] = {}
         fmt = response_format(self.structured_output, schema)
         if fmt is not None:
@@ -339,47 +346,8 @@ class Judge:
             send, messages, schema, check, model=self.model, step=step
         )
         if self.cache is not None and key is not None:
-            self.cache.set(
-                key,
-                {
-                    "output": value.model_dump(mode="json"),
-                    "usage": {
-                        "prompt_tokens": sum(c.prompt_tokens for c in calls),
-                        "completion_tokens": sum(c.completion_tokens for c in calls),
-                    },
-                    "cost": _sum_cost(calls),
-                },
-            )
+            store_answer(self.cache, key, value, calls)
         return value, calls
-
-    def _cached(
-        self,
-        key: str,
-        schema: type[M],
-        check: Callable[[M], None] | None,
-        step: str,
-        messages: list[dict[str, Any]],
-    ) -> tuple[M, list[JudgeCall]] | None:
-        assert self.cache is not None
-        hit = self.cache.get(key)
-        if hit is None:
-            return None
-        try:
-            value = schema.model_validate(hit["output"])
-            if check is not None:
-                check(value)
-        except (ValidationError, ValueError, KeyError):
-            return None
-        call = JudgeCall(
-            step=step,
-            model=self.model,
-            cached=True,
-            cost=0.0,
-            messages=messages,
-            response=json.dumps(hit["output"], ensure_ascii=False),
-        )
-        note_call(call)
-        return value, [call]
 
 
 def _redacted(error: TransportError, redact: Redactor) -> TransportError:
@@ -392,29 +360,6 @@ def _redacted(error: TransportError, redact: Redactor) -> TransportError:
         retry_after=error.retry_after,
         missing_env=error.missing_env,
     )
-
-
-def _sum_cost(calls: list[JudgeCall]) -> float | None:
-    costs = [c.cost for c in calls]
-    return None if any(c is None for c in costs) else float(sum(c for c in costs if c is not None))
-
-
-def _open(cache: bool | str | os.PathLike[str] | JudgeCache | None) -> JudgeCache | None:
-    if isinstance(cache, JudgeCache):
-        return cache
-    if cache is True:
-        try:
-            return open_cache()
-        except (OSError, sqlite3.Error) as exc:  # e.g. a read-only home directory
-            warnings.warn(
-                f"scorekit: judge cache disabled, cannot open it ({exc}); set "
-                "SCOREKIT_CACHE_DIR to a writable folder or pass cache=False",
-                stacklevel=3,
-            )
-            return None
-    if cache is False or cache is None:
-        return None
-    return open_cache(cache)
 
 
 _JUDGE_OPTIONS: tuple[str, ...] = ()

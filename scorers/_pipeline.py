@@ -7,121 +7,28 @@ import copy
 import gc
 import math
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from ._calls import attach_calls, calls_of, record_calls
 from ._errors import ConfigError, JudgeSetupError
 from ._judge import Judge, as_judge
+from ._steps import (
+    NotScorable,
+    PromptStep,
+    Step,
+    StepFn,
+    StepResults,
+    call_step,
+    detail_value,
+)
 from ._sync import run_sync
 from ._tasks import map_bounded
-from ._types import JudgeCall, ScoreResult, ScorerRun
-
-M = TypeVar("M", bound=BaseModel)
-StepFn = Callable[..., Any]
+from ._types import ScoreResult, ScorerRun
 
 _KIND_ORDER = {"preprocess": 0, "analyze": 1}
-
-
-@dataclass(frozen=True)
-class NotScorable:
-    """Returned by a step to stop the run with ``status="skipped"`` and score 0."""
-
-    reason: str
-
-
-def not_scorable(reason: str) -> NotScorable:
-    """Stop this run as not applicable (``status="skipped"``, score 0, no further calls).
-
-    Return it from any step, e.g. when the ground truth a metric needs is missing.
-    """
-    return NotScorable(reason)
-
-
-@dataclass(frozen=True)
-class PromptStep(Generic[M]):
-    """A pipeline step answered by the judge model with JSON validated by pydantic.
-
-    Attributes:
-        description: What the step decides (kept in logs and docs).
-        output_schema: The pydantic model the answer must validate against.
-        create_prompt: ``fn(run, results) -> str | messages | None``, sync or async
-            (``fn(run, results, element)`` with ``for_each``). Returning None skips the
-            model call; the step's result (or that element's) is then None.
-        judge: The judge for this step; defaults to the scorer's judge.
-        check: ``fn(run, results, value)`` raising ``ValueError`` when a schema-valid
-            answer is still wrong (e.g. a verdict per claim is missing); that triggers the
-            repair round.
-        version: The prompt/contract version, part of the cache key: bump it when the
-            meaning of the prompt or ``check`` changes, so old cached answers are not
-            reused.
-        for_each: ``fn(run, results) -> list`` to fan out: one model call per element
-            (concurrently, under the judge's limits), each prompt kept as
-            ``prompts["name[i]"]``; the step's result is the list of answers, in order.
-    """
-
-    description: str
-    output_schema: type[M]
-    create_prompt: StepFn
-    judge: Judge | str | None = None
-    check: Callable[[ScorerRun, StepResults, M], None] | None = None
-    version: str = "1"
-    for_each: StepFn | None = None
-
-
-class StepResults:
-    """The results of the steps run so far, handed to every later step.
-
-    ``results.preprocess`` / ``results.analyze`` are the latest step of that kind (as in
-    Mastra); ``results["name"]`` is any step by name; ``results.score`` is set before
-    the reason step. Every step's result goes into ``ScoreResult.details`` under its name,
-    except steps whose name starts with ``_``.
-    """
-
-    def __init__(self, judge_calls: list[JudgeCall] | None = None) -> None:
-        self.values: dict[str, Any] = {}
-        self.prompts: dict[str, Any] = {}
-        self.judge_calls: list[JudgeCall] = [] if judge_calls is None else judge_calls
-        self.preprocess: Any = None
-        self.analyze: Any = None
-        self.score: float | None = None
-
-    def __getitem__(self, name: str) -> Any:
-        return self.values[name]
-
-    def __contains__(self, name: object) -> bool:
-        return name in self.values
-
-    def get(self, name: str, default: Any = None) -> Any:
-        """The result of step ``name``, or ``default``."""
-        return self.values.get(name, default)
-
-
-@dataclass(frozen=True)
-class _Step:
-    kind: str
-    name: str
-    fn: StepFn | PromptStep[Any]
-
-
-async def _call(fn: StepFn, *args: Any) -> Any:
-    value = fn(*args)
-    if hasattr(value, "__await__"):  # a coroutine or other awaitable: async step
-        value = await value
-    return value
-
-
-def _detail(value: Any) -> Any:
-    """A step result as kept in ``details``: pydantic models (and lists of them) dumped,
-    the rest as is."""
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json")
-    if isinstance(value, list) and value and isinstance(value[0], BaseModel):
-        return [v.model_dump(mode="json") if isinstance(v, BaseModel) else v for v in value]
-    return value
 
 
 @contextlib.contextmanager
@@ -160,7 +67,7 @@ class Scorer:
         description: str = "",
         judge: Judge | None = None,
         scale: float = 1.0,
-        steps: tuple[_Step, ...] = (),
+        steps: tuple[Step, ...] = (),
         score_fn: StepFn | None = None,
         reason_step: StepFn | PromptStep[Any] | None = None,
     ):
@@ -197,7 +104,7 @@ class Scorer:
                 name, n = f"{kind}_{n}", n + 1
         elif name in taken:
             raise ConfigError(f"a step named {name!r} already exists in scorer {self.id!r}")
-        steps = sorted((*self._steps, _Step(kind, name, fn)), key=lambda s: _KIND_ORDER[s.kind])
+        steps = sorted((*self._steps, Step(kind, name, fn)), key=lambda s: _KIND_ORDER[s.kind])
         return self._with(steps=tuple(steps))
 
     def preprocess(self, step: StepFn | PromptStep[Any], *, name: str | None = None) -> Scorer:
@@ -225,7 +132,7 @@ class Scorer:
     ) -> Any:
         if step.for_each is None:
             return await self._ask(name, name, step, run, results, ())
-        elements = list(await _call(step.for_each, run, results) or ())
+        elements = list(await call_step(step.for_each, run, results) or ())
 
         async def one(i: int) -> Any:
             return await self._ask(f"{name}[{i}]", name, step, run, results, (elements[i],))
@@ -242,7 +149,7 @@ class Scorer:
         element: tuple[Any, ...],
     ) -> Any:
         """One model call of a prompt step (``element`` holds the fan-out's element)."""
-        prompt = await _call(step.create_prompt, run, results, *element)
+        prompt = await call_step(step.create_prompt, run, results, *element)
         if prompt is None:
             return None
         judge = as_judge(step.judge) or self.judge
@@ -302,14 +209,14 @@ class Scorer:
             if isinstance(step.fn, PromptStep):
                 value = await self._prompt(step.name, step.fn, run, results)
             else:
-                value = await _call(step.fn, run, results)
+                value = await call_step(step.fn, run, results)
             if isinstance(value, NotScorable):
                 return self._finish(results, started, 0.0, value.reason, "skipped")
             results.values[step.name] = value
             setattr(results, step.kind, value)
 
         assert self._score_fn is not None  # checked by arun
-        raw = await _call(self._score_fn, run, results)
+        raw = await call_step(self._score_fn, run, results)
         if isinstance(raw, NotScorable):
             return self._finish(results, started, 0.0, raw.reason, "skipped")
         try:
@@ -328,13 +235,13 @@ class Scorer:
             value = await self._prompt("generate_reason", self._reason_step, run, results)
             reason = str(getattr(value, "reason", value) or "")
         elif self._reason_step is not None:
-            reason = str(await _call(self._reason_step, run, results, score) or "")
+            reason = str(await call_step(self._reason_step, run, results, score) or "")
         return self._finish(results, started, score, reason, "scored")
 
     def _finish(
         self, results: StepResults, started: float, score: float, reason: str, status: str
     ) -> ScoreResult:
-        details = {k: _detail(v) for k, v in results.values.items() if k[:1] != "_"}
+        details = {k: detail_value(v) for k, v in results.values.items() if k[:1] != "_"}
         if results.prompts:
             details["prompts"] = results.prompts
         return ScoreResult(
@@ -451,4 +358,4 @@ def create_scorer(
     return Scorer(id=id, description=description, judge=as_judge(judge), scale=scale)
 
 
-__all__ = ["NotScorable", "PromptStep", "Scorer", "StepResults", "create_scorer", "not_scorable"]
+__all__ = ["Scorer", "create_scorer"]

@@ -7,7 +7,8 @@ from typing import Any
 
 from .._context import ContextOptions, resolve_context
 from .._errors import ConfigError
-from .._pipeline import Scorer, StepResults, create_scorer, not_scorable
+from .._pipeline import Scorer, create_scorer
+from .._steps import StepResults, not_scorable
 from .._types import Chunk, ScorerRun
 from ._options import ScaleOptions, parse_options
 from ._ranking import ranking_metric

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .._context import ContextOptions, resolve_context
 from .._errors import ConfigError
 from .._messages import final_text
-from .._pipeline import NotScorable, StepResults, not_scorable
+from .._steps import NotScorable, StepResults, not_scorable
 from .._types import Chunk, ScorerRun
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)

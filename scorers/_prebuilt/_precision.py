@@ -8,7 +8,8 @@ from .._context import ContextOptions
 from .._fences import clip, fence
 from .._judge import Judge, as_judge
 from .._messages import final_text, question_text
-from .._pipeline import PromptStep, Scorer, StepResults, create_scorer
+from .._pipeline import Scorer, create_scorer
+from .._steps import PromptStep, StepResults
 from .._types import Chunk, ScorerRun
 from ._contracts import ChunkVerdicts, check_indices
 from ._options import ScaleOptions, context_step, parse_options

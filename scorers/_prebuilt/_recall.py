@@ -10,7 +10,8 @@ from .._context import ContextOptions
 from .._fences import clip, context_block, fence, numbered
 from .._judge import Judge, as_judge
 from .._messages import question_text
-from .._pipeline import PromptStep, Scorer, StepResults, create_scorer, not_scorable
+from .._pipeline import Scorer, create_scorer
+from .._steps import PromptStep, StepResults, not_scorable
 from .._types import ScorerRun
 from ._contracts import Claims, ClaimVerdicts, check_indices
 from ._options import ScaleOptions, context_step, parse_options

@@ -10,7 +10,8 @@ from pydantic import Field, field_validator
 from rapidfuzz import distance, fuzz, process
 
 from .._context import ContextOptions, resolve_context
-from .._pipeline import Scorer, StepResults, create_scorer, not_scorable
+from .._pipeline import Scorer, create_scorer
+from .._steps import StepResults, not_scorable
 from .._types import ScorerRun
 from ._options import ScaleOptions, parse_options
 from ._ranking import average_precision

@@ -1,0 +1,243 @@
+"""The machinery behind `scorers.ragas`: results, samples, ``llm_factory``, the metric base."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from ._errors import ConfigError, JudgeSetupError
+from ._judge import Judge, as_judge
+from ._pipeline import Scorer
+from ._prebuilt._ranking import precision_sum
+from ._sync import run_sync
+from ._tasks import map_bounded
+from ._types import ScoreResult
+
+RAGAS_EPSILON = 1e-10
+
+QUIRKS = {
+    "average precision": "Ragas divides by (relevant + 1e-10): one relevant chunk gives "
+    "0.9999999999; the native scorers divide by the relevant count exactly.",
+    "string recall": "Ragas counts a reference as recalled only when its best similarity is "
+    "> threshold (strictly); native recall and both precisions use >=.",
+    "similarity": "1 - Levenshtein normalized_distance, no case or whitespace normalisation.",
+    "ids": "IDs compare as str(id) sets; ID precision deduplicates retrieved ids and ignores "
+    "their order.",
+    "llm recall": "Zero claims extracted from the reference gives NaN, as in Ragas.",
+}
+
+
+class MetricResult(BaseModel):
+    """What ``ascore`` / ``score`` return, as in Ragas: ``.value``, ``.reason``, a float.
+
+    Attributes:
+        value: The score (NaN where Ragas gives NaN).
+        reason: The native scorer's reason.
+        error: For `batch_score` items that failed: the error; ``value`` is then NaN.
+        native: The native `ScoreResult` behind the value.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    value: float
+    reason: str | None = None
+    error: str | None = None
+    native: ScoreResult | None = None
+
+    def __float__(self) -> float:
+        return self.value
+
+    def __round__(self, ndigits: int | None = None) -> float:
+        return round(self.value, ndigits)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (int, float)):
+            return self.value == other
+        if isinstance(other, MetricResult):
+            return self.value == other.value
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+    def __lt__(self, other: float) -> bool:
+        return self.value < float(other)
+
+    def __le__(self, other: float) -> bool:
+        return self.value <= float(other)
+
+    def __gt__(self, other: float) -> bool:
+        return self.value > float(other)
+
+    def __ge__(self, other: float) -> bool:
+        return self.value >= float(other)
+
+    def __add__(self, other: float) -> float:
+        return self.value + float(other)
+
+    __radd__ = __add__
+
+    def __sub__(self, other: float) -> float:
+        return self.value - float(other)
+
+    def __mul__(self, other: float) -> float:
+        return self.value * float(other)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: float) -> float:
+        return self.value / float(other)
+
+    def __repr__(self) -> str:
+        return f"MetricResult(value={self.value!r}, reason={self.reason!r})"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class SingleTurnSample(BaseModel):
+    """Ragas' legacy sample, for ``single_turn_ascore``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    user_input: str | None = None
+    retrieved_contexts: list[str] | None = None
+    reference_contexts: list[str] | None = None
+    retrieved_context_ids: list[str | int] | None = None
+    reference_context_ids: list[str | int] | None = None
+    response: str | None = None
+    reference: str | None = None
+
+
+def llm_factory(model: str, client: Any = None, **kwargs: Any) -> Judge:
+    """Ragas' ``llm_factory``: a `Judge` for ``model``.
+
+    Args:
+        model: A model name (``"gpt-4o-mini"`` means ``"openai/gpt-4o-mini"``) or a litellm
+            model string.
+        client: Optionally an ``openai.AsyncOpenAI`` / ``OpenAI`` client; its base URL and
+            API key are used.
+        **kwargs: More `Judge` options (``temperature``, ``max_tokens``, ``cache``...).
+    """
+    if client is not None:
+        base_url = getattr(client, "base_url", None)
+        kwargs.setdefault("api_base", str(base_url).rstrip("/") if base_url else None)
+        kwargs.setdefault("api_key", getattr(client, "api_key", None))
+        model = model if model.startswith("openai/") else f"openai/{model}"
+    elif "/" not in model:
+        model = f"openai/{model}"
+    return Judge(model, **kwargs)
+
+
+def ragas_average_precision(relevant: Sequence[bool]) -> float:
+    """Average precision as Ragas computes it: divided by (relevant + 1e-10)."""
+    total, hits = precision_sum(relevant)
+    return total / (hits + RAGAS_EPSILON)
+
+
+def strings_field(field: str, value: Any) -> list[str]:
+    if value is None:
+        raise ValueError(f"{field} is None; pass a non-empty list of strings")
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise ValueError(f"{field} must be a list of strings, got {type(value).__name__}")
+    items = list(value)
+    if not items:
+        raise ValueError(f"{field} is empty; pass a non-empty list")
+    return [str(v) for v in items]
+
+
+def text_field(field: str, value: Any) -> str:
+    if value is None or not str(value).strip():
+        raise ValueError(f"{field} is empty; pass a non-empty string")
+    return str(value)
+
+
+class RagasMetric:
+    """Shared machinery: ``ascore`` / ``score`` / ``batch_score`` / ``single_turn_ascore``."""
+
+    name: str = ""
+    fields: ClassVar[tuple[str, ...]] = ()
+    needs_llm: ClassVar[bool] = False
+
+    def __init__(self, llm: Judge | str | None = None, name: str | None = None):
+        if self.needs_llm and llm is None:
+            raise ConfigError(
+                f"{type(self).__name__} needs llm= (a Judge, a litellm model "
+                "string, or llm_factory(...))"
+            )
+        self.llm = as_judge(llm)
+        if name is not None:
+            self.name = name
+        self._scorer = self._build()
+
+    def _build(self) -> Scorer:
+        raise NotImplementedError
+
+    async def _value(self, **fields: Any) -> MetricResult:
+        raise NotImplementedError
+
+    async def ascore(self, **fields: Any) -> MetricResult:
+        """Score one sample; keyword names as in Ragas."""
+        unknown = sorted(set(fields) - set(self.fields))
+        missing = sorted(set(self.fields) - set(fields))
+        if unknown or missing:
+            raise TypeError(
+                f"{type(self).__name__}.ascore takes {list(self.fields)}; "
+                f"missing {missing}, unexpected {unknown}"
+            )
+        return await self._value(**fields)
+
+    def score(self, **fields: Any) -> MetricResult:
+        """Synchronous `ascore` (also inside a running event loop)."""
+
+        return run_sync(self.ascore, **fields)
+
+    async def abatch_score(
+        self, inputs: Sequence[Mapping[str, Any]], concurrency: int = 16
+    ) -> list[MetricResult]:
+        """Score many samples, ``concurrency`` at a time; a failing sample gives a result
+        with ``value`` NaN and ``error`` set instead of stopping the batch.
+
+        Raises:
+            JudgeSetupError: At the first sample that meets a broken setup (no or a
+                rejected API key, an unknown model): every other sample would fail too.
+        """
+
+        async def one(fields: Mapping[str, Any]) -> MetricResult:
+            try:
+                return await self.ascore(**fields)
+            except JudgeSetupError:
+                raise
+            except Exception as exc:
+                return MetricResult(value=math.nan, error=f"{type(exc).__name__}: {exc}")
+
+        return await map_bounded(one, list(inputs), concurrency)
+
+    def batch_score(
+        self, inputs: Sequence[Mapping[str, Any]], concurrency: int = 16
+    ) -> list[MetricResult]:
+        """Synchronous `abatch_score`."""
+
+        return run_sync(self.abatch_score, inputs, concurrency)
+
+    async def single_turn_ascore(self, sample: SingleTurnSample | Mapping[str, Any]) -> float:
+        """Ragas' legacy API: a `SingleTurnSample` in, a float out."""
+        if not isinstance(sample, SingleTurnSample):
+            sample = SingleTurnSample.model_validate(dict(sample))
+        return (await self.ascore(**{f: getattr(sample, f) for f in self.fields})).value
+
+    def single_turn_score(self, sample: SingleTurnSample | Mapping[str, Any]) -> float:
+        """Synchronous `single_turn_ascore`."""
+
+        return run_sync(self.single_turn_ascore, sample)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+
+def metric_result(value: float, native: ScoreResult, note: str = "") -> MetricResult:
+    reason = f"{native.reason}\n{note}" if note and value != native.score else native.reason
+    return MetricResult(value=value, reason=reason, native=native)
