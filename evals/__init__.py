@@ -31,7 +31,7 @@ _EXPORTS: dict[str, str] = {
     "ItemError": "._results",
     "ItemFailedError": "._runner",
     "ItemResult": "._results",
-    "TargetOutput": "._runner",
+    "TargetOutput": "._targets",
     "TargetResult": "._results",
     "arun_evals": "._runner",
     "compare_runs": "._results",
@@ -53,8 +53,9 @@ if TYPE_CHECKING:
         compare_runs,
         read_results,
     )
-    from ._runner import ItemFailedError, TargetOutput, arun_evals, run_evals
+    from ._runner import ItemFailedError, arun_evals, run_evals
     from ._store import InMemoryScoreStore, ScoreRecord, ScoreStore, SqliteScoreStore
+    from ._targets import TargetOutput
     from ._tools import Tool
 
 

@@ -11,10 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from pydantic import BaseModel, ConfigDict
 
 from scorers import (
-    Chunk,
     ConfigError,
     JudgeSetupError,
     ScorekitError,
@@ -29,7 +27,6 @@ from scorers._runtime import (
     run_cap,
     run_sync,
     task_group,
-    to_chunks,
 )
 
 from ._data import EvalItem, load_dataset
@@ -40,26 +37,9 @@ from ._results import (
     ItemError,
     ItemResult,
     ResultsFile,
-    TargetResult,
     reusable,
 )
-
-
-class TargetOutput(BaseModel):
-    """What a target may return when it also knows the retrieved context.
-
-    A target may instead return a dict with the same keys, an `AgentOutput`, or any
-    other value (taken as the output).
-
-    Attributes:
-        output: The response.
-        context: The retrieved chunks, in rank order.
-    """
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    output: Any = None
-    context: list[Chunk] | None = None
+from ._targets import as_target_result, target_caller
 
 
 class ItemFailedError(ScorekitError):
@@ -100,17 +80,6 @@ def _scorer_map(scorers: Sequence[Scorer] | Mapping[str, Scorer] | Scorer) -> di
     if not mapping:
         raise ConfigError("run_evals needs at least one scorer")
     return mapping
-
-
-def _normalise_target_value(value: Any) -> TargetResult:
-    if isinstance(value, TargetOutput):
-        return TargetResult(output=value.output, context=value.context)
-    if isinstance(value, Mapping) and "output" in value and set(value) <= {"output", "context"}:
-        context = value.get("context")
-        return TargetResult(
-            output=value["output"], context=None if context is None else to_chunks(context)
-        )
-    return TargetResult(output=value)
 
 
 async def arun_evals(
@@ -174,7 +143,7 @@ async def arun_evals(
     thresholds = _checked_thresholds(thresholds, scorer_map)
     if concurrency < 1:
         raise ConfigError("concurrency must be at least 1")
-    call_target = _target_caller(target)
+    call_target = target_caller(target)
     if results_path is None and resume:
         raise ConfigError("resume=True needs results_path")
     results_file = ResultsFile(Path(results_path), resume) if results_path else None
@@ -307,38 +276,6 @@ def run_evals(
     return run_sync(arun_evals, data, scorers, target, **kwargs)
 
 
-def _target_caller(target: Any) -> Callable[[Any], Awaitable[Any]] | None:
-    """An async ``input -> value`` for any kind of target."""
-    if target is None:
-        return None
-    from ._agent import Agent
-
-    if isinstance(target, Agent):
-
-        async def call_agent(value: Any) -> Any:
-            return await target.agenerate(value, run_scorers=False)
-
-        return call_agent
-    if not callable(target):
-        raise ConfigError(f"target must be an Agent or a callable, got {type(target).__name__}")
-    if inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(
-        getattr(target, "__call__", None)  # noqa: B004
-    ):
-
-        async def call_async(value: Any) -> Any:
-            return await target(value)
-
-        return call_async
-
-    async def call_sync(value: Any) -> Any:
-        outcome = await anyio.to_thread.run_sync(target, value)
-        if inspect.isawaitable(outcome):
-            outcome = await outcome
-        return outcome
-
-    return call_sync
-
-
 async def _process(
     item: EvalItem,
     result: ItemResult,
@@ -358,7 +295,7 @@ async def _process(
                 return
             finally:
                 result.target_calls = list(calls)
-        target_result = _normalise_target_value(value)
+        target_result = as_target_result(value)
         target_result.duration_s = time.perf_counter() - target_started
         result.target_result = target_result
         output = target_result.output
@@ -400,4 +337,4 @@ async def _process(
             break
 
 
-__all__ = ["ItemFailedError", "TargetOutput", "arun_evals", "run_evals"]
+__all__ = ["ItemFailedError", "arun_evals", "run_evals"]

@@ -31,7 +31,8 @@ from scorers import (
 
 from ._data import EvalItem, load_dataset
 from ._results import EvalResult
-from ._runner import TargetOutput, run_evals
+from ._runner import run_evals
+from ._targets import TargetOutput
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
