@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
@@ -11,7 +11,6 @@ from pydantic import BaseModel, Field
 if TYPE_CHECKING:
     from scorers import JudgeCall
 
-    from ._results import ItemResult
 
 # two-sided 95% Student t critical values for 1..30 degrees of freedom
 _T95 = (
@@ -187,51 +186,6 @@ def _add_cost(total: float | None, cost: float | None) -> float | None:
     return None if total is None or cost is None else total + cost
 
 
-def summarize(
-    items: Sequence[ItemResult],
-    scorer_ids: Sequence[str],
-    wall_time_s: float,
-    resumed: Collection[str] = (),
-    scales: Mapping[str, float] | None = None,
-) -> RunSummary:
-    """Build the `RunSummary` of finished items.
-
-    Scores and counts cover every item; model calls, tokens and cost only the items run
-    in this invocation (not those in ``resumed``, taken from an earlier results file).
-    A scorer's confidence interval is cut to ``[0, scale]`` when ``scales`` has it.
-    """
-    summary = RunSummary(items=len(items), wall_time_s=wall_time_s, resumed_items=len(resumed))
-    scores: dict[str, list[float]] = {sid: [] for sid in scorer_ids}
-    per: dict[str, ScorerSummary] = {sid: ScorerSummary() for sid in scorer_ids}
-    for item in items:
-        if item.error is not None:
-            summary.item_errors += 1
-        fresh = item.item.id not in resumed
-        for call in item.target_calls if fresh else ():
-            summary.target.add(call)
-        for call in item.other_calls if fresh else ():
-            summary.add(call)
-        for sid, result in item.scorer_results.items():
-            s = per.setdefault(sid, ScorerSummary())
-            if result.status == "scored":
-                s.n_scored += 1
-                scores.setdefault(sid, []).append(result.score)
-            elif result.status == "skipped":
-                s.n_skipped += 1
-            else:
-                s.n_error += 1
-            for call in result.judge_calls if fresh else ():
-                s.add(call)
-    for sid, s in per.items():
-        scale = (scales or {}).get(sid)
-        bounds = None if scale is None else (0.0, scale)
-        s.mean, s.ci_low, s.ci_high = mean_ci(scores.get(sid, []), bounds)
-        summary.merge(s)
-    summary.merge(summary.target)
-    summary.scorers = per
-    return summary
-
-
 def _fmt(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
@@ -333,34 +287,3 @@ class RunComparison(BaseModel):
                 f"{len(self.only_in_candidate)} only in candidate"
             )
         return "\n".join(lines)
-
-
-def compare_items(baseline: Sequence[ItemResult], candidate: Sequence[ItemResult]) -> RunComparison:
-    """Pair two runs' items by id and compare each scorer over the items both scored."""
-    base = {r.item.id: r for r in baseline}
-    cand = {r.item.id: r for r in candidate}
-    comparison = RunComparison(
-        only_in_baseline=[i for i in base if i not in cand],
-        only_in_candidate=[i for i in cand if i not in base],
-    )
-    scorer_ids = [
-        sid
-        for sid in dict.fromkeys(s for r in baseline for s in r.scorer_results)
-        if any(sid in r.scorer_results for r in candidate)
-    ]
-    for sid in scorer_ids:
-        pairs = []
-        for item_id, b in base.items():
-            c = cand.get(item_id)
-            rb, rc = b.scorer_results.get(sid), c.scorer_results.get(sid) if c else None
-            if rb is not None and rc is not None and rb.status == rc.status == "scored":
-                pairs.append((rb.score, rc.score))
-        delta = ScorerDelta(n_paired=len(pairs))
-        if pairs:
-            delta.baseline_mean = math.fsum(b for b, _ in pairs) / len(pairs)
-            delta.candidate_mean = math.fsum(c for _, c in pairs) / len(pairs)
-            delta.delta, delta.ci_low, delta.ci_high = mean_ci([c - b for b, c in pairs])
-            delta.improved = sum(c > b for b, c in pairs)
-            delta.worsened = sum(c < b for b, c in pairs)
-        comparison.scorers[sid] = delta
-    return comparison

@@ -6,9 +6,10 @@ keeps what an earlier run finished (see `ResultsFile` and `reusable`).
 
 from __future__ import annotations
 
+import math
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -17,7 +18,14 @@ from pydantic import BaseModel, Field, ValidationError
 from scorers import Chunk, ConfigError, JudgeCall, Scorer, ScoreResult
 
 from ._data import EvalItem
-from ._report import RunComparison, RunSummary, compare_items, format_table
+from ._report import (
+    RunComparison,
+    RunSummary,
+    ScorerDelta,
+    ScorerSummary,
+    format_table,
+    mean_ci,
+)
 
 
 class TargetResult(BaseModel):
@@ -201,3 +209,79 @@ class ResultsFile:
 
     def close(self) -> None:
         self.handle.close()
+
+
+def summarize(
+    items: Sequence[ItemResult],
+    scorer_ids: Sequence[str],
+    wall_time_s: float,
+    resumed: Collection[str] = (),
+    scales: Mapping[str, float] | None = None,
+) -> RunSummary:
+    """Build the `RunSummary` of finished items.
+
+    Scores and counts cover every item; model calls, tokens and cost only the items run
+    in this invocation (not those in ``resumed``, taken from an earlier results file).
+    A scorer's confidence interval is cut to ``[0, scale]`` when ``scales`` has it.
+    """
+    summary = RunSummary(items=len(items), wall_time_s=wall_time_s, resumed_items=len(resumed))
+    scores: dict[str, list[float]] = {sid: [] for sid in scorer_ids}
+    per: dict[str, ScorerSummary] = {sid: ScorerSummary() for sid in scorer_ids}
+    for item in items:
+        if item.error is not None:
+            summary.item_errors += 1
+        fresh = item.item.id not in resumed
+        for call in item.target_calls if fresh else ():
+            summary.target.add(call)
+        for call in item.other_calls if fresh else ():
+            summary.add(call)
+        for sid, result in item.scorer_results.items():
+            s = per.setdefault(sid, ScorerSummary())
+            if result.status == "scored":
+                s.n_scored += 1
+                scores.setdefault(sid, []).append(result.score)
+            elif result.status == "skipped":
+                s.n_skipped += 1
+            else:
+                s.n_error += 1
+            for call in result.judge_calls if fresh else ():
+                s.add(call)
+    for sid, s in per.items():
+        scale = (scales or {}).get(sid)
+        bounds = None if scale is None else (0.0, scale)
+        s.mean, s.ci_low, s.ci_high = mean_ci(scores.get(sid, []), bounds)
+        summary.merge(s)
+    summary.merge(summary.target)
+    summary.scorers = per
+    return summary
+
+
+def compare_items(baseline: Sequence[ItemResult], candidate: Sequence[ItemResult]) -> RunComparison:
+    """Pair two runs' items by id and compare each scorer over the items both scored."""
+    base = {r.item.id: r for r in baseline}
+    cand = {r.item.id: r for r in candidate}
+    comparison = RunComparison(
+        only_in_baseline=[i for i in base if i not in cand],
+        only_in_candidate=[i for i in cand if i not in base],
+    )
+    scorer_ids = [
+        sid
+        for sid in dict.fromkeys(s for r in baseline for s in r.scorer_results)
+        if any(sid in r.scorer_results for r in candidate)
+    ]
+    for sid in scorer_ids:
+        pairs = []
+        for item_id, b in base.items():
+            c = cand.get(item_id)
+            rb, rc = b.scorer_results.get(sid), c.scorer_results.get(sid) if c else None
+            if rb is not None and rc is not None and rb.status == rc.status == "scored":
+                pairs.append((rb.score, rc.score))
+        delta = ScorerDelta(n_paired=len(pairs))
+        if pairs:
+            delta.baseline_mean = math.fsum(b for b, _ in pairs) / len(pairs)
+            delta.candidate_mean = math.fsum(c for _, c in pairs) / len(pairs)
+            delta.delta, delta.ci_low, delta.ci_high = mean_ci([c - b for b, c in pairs])
+            delta.improved = sum(c > b for b, c in pairs)
+            delta.worsened = sum(c < b for b, c in pairs)
+        comparison.scorers[sid] = delta
+    return comparison

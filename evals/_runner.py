@@ -31,13 +31,14 @@ from scorers._runtime import (
 
 from ._data import EvalItem, load_dataset
 from ._progress import Progress
-from ._report import RunSummary, summarize
+from ._report import RunSummary
 from ._results import (
     EvalResult,
     ItemError,
     ItemResult,
     ResultsFile,
     reusable,
+    summarize,
 )
 from ._targets import as_target_result, target_caller
 

@@ -26,7 +26,7 @@ _EXPORTS: dict[str, str] = {
     "FakeLLMServer": "._server",
     "FakeRequest": "._exchange",
     "FakeResponse": "._exchange",
-    "Fault": "._exchange",
+    "Fault": "._faults",
     "Handler": "._exchange",
     "fake_llm_server": "._plugin",
     "rule_based_judge": "._rule_judge",
@@ -34,7 +34,8 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
-    from ._exchange import FakeRequest, FakeResponse, Fault, Handler
+    from ._exchange import FakeRequest, FakeResponse, Handler
+    from ._faults import Fault
     from ._plugin import fake_llm_server
     from ._rule_judge import rule_based_judge, supports
     from ._server import FakeLLMServer
