@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -107,7 +108,11 @@ async def call_step(fn: StepFn, *args: Any) -> Any:
 
 def detail_value(value: Any) -> Any:
     """A step result as kept in ``details``: pydantic models (and lists of them) dumped,
+    dataclasses as dicts of their set fields (values as they are: arrays stay arrays),
     the rest as is."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = ((f.name, getattr(value, f.name)) for f in dataclasses.fields(value))
+        return {name: v for name, v in fields if v is not None}
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
     if isinstance(value, list) and value and isinstance(value[0], BaseModel):

@@ -64,7 +64,7 @@ def _ragas_precision(run: Any, results: StepResults) -> float:
 def _ragas_similarity_precision(run: Any, results: StepResults) -> float:
     """Ragas' average precision of the chunks matched by string similarity."""
     sims = results["similarities"]
-    return 0.0 if sims is None else ragas_average_precision(sims["matched"])
+    return 0.0 if sims is None else ragas_average_precision(sims.matched)
 
 
 class ContextRecall(RagasMetric):
@@ -170,7 +170,7 @@ class NonLLMContextRecall(_NonLLM):
         def ragas_recalled(run: Any, results: StepResults) -> list[bool]:
             """Ragas counts a reference when its best similarity is strictly above."""
             sims = results["similarities"]
-            best = [] if sims is None else sims["best_per_reference"]
+            best = [] if sims is None else sims.best_per_reference
             return [float(s) > threshold for s in best]
 
         scorer = create_non_llm_context_recall_scorer({"threshold": threshold})

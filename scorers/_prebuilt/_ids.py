@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
+
+from pydantic import BaseModel
 
 from .._context import ContextOptions, resolve_context
 from .._errors import ConfigError
 from .._pipeline import Scorer, create_scorer
-from .._steps import StepResults, not_scorable
+from .._steps import NotScorable, StepResults, not_scorable
 from .._types import Chunk, ScorerRun
 from ._options import ScaleOptions, parse_options
 from ._ranking import ranking_metric
@@ -51,8 +52,24 @@ def relevance_grades(run: ScorerRun) -> dict[str, float]:
     return dict.fromkeys(refs or [], 1.0)
 
 
-def _inputs_step(opts: IDContextOptions) -> Any:
-    async def ids(run: ScorerRun, results: StepResults) -> Any:
+class RankedIds(BaseModel):
+    """The ids step's result: what was retrieved, in rank order, and what is relevant.
+
+    Attributes:
+        retrieved_ids: Retrieved chunk ids, deduplicated keeping the first rank.
+        relevant_ids: Reference ids with a grade above 0.
+        grades: Every judged reference id with its grade.
+    """
+
+    retrieved_ids: list[str]
+    relevant_ids: list[str]
+    grades: dict[str, float]
+
+
+def ids_step(opts: IDContextOptions) -> Any:
+    """Preprocess step: the `RankedIds` of a run (no relevant references → skipped)."""
+
+    async def ids(run: ScorerRun, results: StepResults) -> RankedIds | NotScorable:
         grades = relevance_grades(run)
         relevant = [i for i, g in grades.items() if g > 0]
         if not relevant:
@@ -60,7 +77,7 @@ def _inputs_step(opts: IDContextOptions) -> Any:
                 "skipped: no relevant reference_context_ids were given to compare with"
             )
         retrieved = ranked_ids(await resolve_context(run, opts))
-        return {"retrieved_ids": retrieved, "relevant_ids": relevant, "grades": grades}
+        return RankedIds(retrieved_ids=retrieved, relevant_ids=relevant, grades=grades)
 
     return ids
 
@@ -68,43 +85,41 @@ def _inputs_step(opts: IDContextOptions) -> Any:
 # --- factories ---------------------------------------------------------------------------
 
 
-def _id_scorer(
-    scorer_id: str,
-    description: str,
-    options: Any,
-    factory: str,
-    score: Callable[[list[str], list[str]], float],
-    what: str,
-) -> Scorer:
-    opts = parse_options(IDContextOptions, options, factory)
+def id_recall(run: ScorerRun, results: StepResults) -> float:
+    """``|set(R) ∩ set(G)| / |set(G)|``; 0 when nothing was retrieved."""
+    ids: RankedIds = results["ids"]
+    found = set(ids.retrieved_ids) & set(ids.relevant_ids)
+    return len(found) / len(set(ids.relevant_ids)) if ids.retrieved_ids else 0.0
 
-    def generate_score(run: ScorerRun, results: StepResults) -> float:
-        ids = results["ids"]
-        return score(ids["retrieved_ids"], ids["relevant_ids"]) if ids["retrieved_ids"] else 0.0
+
+def id_precision(run: ScorerRun, results: StepResults) -> float:
+    """``|set(R) ∩ set(G)| / |set(R)|``; 0 when nothing was retrieved."""
+    ids: RankedIds = results["ids"]
+    found = set(ids.retrieved_ids) & set(ids.relevant_ids)
+    return len(found) / len(set(ids.retrieved_ids)) if ids.retrieved_ids else 0.0
+
+
+def id_reason(what: str) -> Any:
+    """The reason of the ID scorers: found, missing and not relevant ids."""
 
     def reason(run: ScorerRun, results: StepResults, value: float) -> str:
-        ids = results["ids"]
-        found = [i for i in ids["retrieved_ids"] if i in set(ids["relevant_ids"])]
-        if not ids["retrieved_ids"]:
+        ids: RankedIds = results["ids"]
+        if not ids.retrieved_ids:
             return "Score 0: no context was retrieved."
-        missing = [i for i in ids["relevant_ids"] if i not in set(ids["retrieved_ids"])]
-        extra = [i for i in ids["retrieved_ids"] if i not in set(ids["relevant_ids"])]
-        total = len(ids["relevant_ids"]) if what == "recall" else len(ids["retrieved_ids"])
+        relevant, retrieved = set(ids.relevant_ids), set(ids.retrieved_ids)
+        found = [i for i in ids.retrieved_ids if i in relevant]
+        missing = [i for i in ids.relevant_ids if i not in retrieved]
+        extra = [i for i in ids.retrieved_ids if i not in relevant]
         head = (
-            f"{len(found)} of {total} reference ids were retrieved"
+            f"{len(found)} of {len(ids.relevant_ids)} reference ids were retrieved"
             if what == "recall"
-            else f"{len(found)} of {total} retrieved ids are relevant"
+            else f"{len(found)} of {len(ids.retrieved_ids)} retrieved ids are relevant"
         )
         return (
             f"{head} (score {value:g}). Found: {found}; missing: {missing}; not relevant: {extra}."
         )
 
-    return (
-        create_scorer(id=scorer_id, description=description, scale=opts.scale)
-        .preprocess(_inputs_step(opts), name="ids")
-        .generate_score(generate_score)
-        .generate_reason(reason)
-    )
+    return reason
 
 
 @prebuilt("id-context-recall", needs_model=False)
@@ -120,16 +135,14 @@ def create_id_context_recall_scorer(
         A `Scorer` with id ``id-context-recall``.
     """
 
-    def recall(retrieved: list[str], relevant: list[str]) -> float:
-        return len(set(retrieved) & set(relevant)) / len(set(relevant))
-
-    return _id_scorer(
-        "id-context-recall",
-        "Share of reference ids retrieved",
-        options,
-        "create_id_context_recall_scorer",
-        recall,
-        "recall",
+    opts = parse_options(IDContextOptions, options, "create_id_context_recall_scorer")
+    return (
+        create_scorer(
+            id="id-context-recall", description="Share of reference ids retrieved", scale=opts.scale
+        )
+        .preprocess(ids_step(opts), name="ids")
+        .generate_score(id_recall)
+        .generate_reason(id_reason("recall"))
     )
 
 
@@ -143,16 +156,16 @@ def create_id_context_precision_scorer(
         A `Scorer` with id ``id-context-precision``.
     """
 
-    def precision(retrieved: list[str], relevant: list[str]) -> float:
-        return len(set(retrieved) & set(relevant)) / len(set(retrieved))
-
-    return _id_scorer(
-        "id-context-precision",
-        "Share of retrieved ids that are relevant",
-        options,
-        "create_id_context_precision_scorer",
-        precision,
-        "precision",
+    opts = parse_options(IDContextOptions, options, "create_id_context_precision_scorer")
+    return (
+        create_scorer(
+            id="id-context-precision",
+            description="Share of retrieved ids that are relevant",
+            scale=opts.scale,
+        )
+        .preprocess(ids_step(opts), name="ids")
+        .generate_score(id_precision)
+        .generate_reason(id_reason("precision"))
     )
 
 
@@ -177,25 +190,23 @@ def create_ranking_scorer(
     opts = parse_options(IDContextOptions, options, "create_ranking_scorer")
 
     def generate_score(run: ScorerRun, results: StepResults) -> float:
-        ids = results["ids"]
-        return fn(ids["retrieved_ids"], ids["grades"])
+        ids: RankedIds = results["ids"]
+        return fn(ids.retrieved_ids, ids.grades)
 
     def reason(run: ScorerRun, results: StepResults, value: float) -> str:
-        ids = results["ids"]
+        ids: RankedIds = results["ids"]
         ranks = [
-            r
-            for r, doc in enumerate(ids["retrieved_ids"], start=1)
-            if ids["grades"].get(doc, 0) > 0
+            r for r, doc in enumerate(ids.retrieved_ids, start=1) if ids.grades.get(doc, 0) > 0
         ]
         return (
             f"{metric} = {value:g}: relevant chunks at ranks {ranks} of "
-            f"{len(ids['retrieved_ids'])} retrieved; {len(ids['relevant_ids'])} relevant "
+            f"{len(ids.retrieved_ids)} retrieved; {len(ids.relevant_ids)} relevant "
             "references in all."
         )
 
     return (
         create_scorer(id=metric, description=f"{metric} (trec_eval definition)", scale=opts.scale)
-        .preprocess(_inputs_step(opts), name="ids")
+        .preprocess(ids_step(opts), name="ids")
         .generate_score(generate_score)
         .generate_reason(reason)
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -10,6 +11,7 @@ from pydantic import Field, field_validator
 from rapidfuzz import distance, fuzz, process
 
 from .._context import ContextOptions, resolve_context
+from .._fences import clip
 from .._pipeline import Scorer, create_scorer
 from .._steps import StepResults, not_scorable
 from .._types import ScorerRun
@@ -99,17 +101,35 @@ def similarity_matrix(
     return matrix / maximum if maximum != 1.0 else matrix
 
 
-def _compare(opts: NonLLMContextOptions, per: str) -> Any:
+@dataclass(frozen=True)
+class Similarities:
+    """The similarities step's result.
+
+    Attributes:
+        measure: The similarity measure's name.
+        threshold: The threshold a best similarity must reach (``>=``).
+        similarities: The chunk × reference similarity matrix (numpy, in [0, 1]).
+        matched: Per reference (recall) or per chunk (precision): best >= threshold.
+        best_per_reference: Recall's best similarity of each reference, else None.
+        best_per_chunk: Precision's best similarity of each chunk, else None.
+    """
+
+    measure: str
+    threshold: float
+    similarities: Any
+    matched: list[bool]
+    best_per_reference: Any = None
+    best_per_chunk: Any = None
+
+
+def similarities_step(opts: NonLLMContextOptions, per: str) -> Any:
     """Analyze step: the chunk × reference matrix and, per reference (recall) or per chunk
     (precision), the best similarity and whether it reaches the threshold."""
     axis = 0 if per == "reference" else 1
-    best_key = f"best_per_{per}"
     measure = opts.measure
     name = measure if isinstance(measure, str) else getattr(measure, "__name__", "custom")
-    threshold = opts.threshold
-    ignore_case, ignore_whitespace = opts.ignore_case, opts.ignore_whitespace
 
-    def similarities(run: ScorerRun, results: StepResults) -> dict[str, Any] | None:
+    def similarities(run: ScorerRun, results: StepResults) -> Similarities | None:
         chunks = results["_context"]
         if not chunks:
             return None
@@ -117,17 +137,17 @@ def _compare(opts: NonLLMContextOptions, per: str) -> Any:
             [c.text for c in chunks],
             run.reference_contexts or [],
             measure,
-            ignore_case=ignore_case,
-            ignore_whitespace=ignore_whitespace,
+            ignore_case=opts.ignore_case,
+            ignore_whitespace=opts.ignore_whitespace,
         )
         best = matrix.max(axis=axis)
-        return {
-            "measure": name,
-            "threshold": threshold,
-            "similarities": matrix,
-            best_key: best,
-            "matched": (best >= threshold).tolist(),
-        }
+        return Similarities(
+            measure=name,
+            threshold=opts.threshold,
+            similarities=matrix,
+            matched=(best >= opts.threshold).tolist(),
+            **{f"best_per_{per}": best},
+        )
 
     return similarities
 
@@ -141,57 +161,42 @@ def _references_present(opts: NonLLMContextOptions) -> Any:
     return context
 
 
-def _recall_score(run: ScorerRun, results: StepResults) -> float:
-    sims = results["similarities"]
-    return 0.0 if sims is None else sum(sims["matched"]) / len(sims["matched"])
+def matched_share(run: ScorerRun, results: StepResults) -> float:
+    """Recall: the share of references matched; 0 for empty context."""
+    sims: Similarities | None = results["similarities"]
+    return 0.0 if sims is None else sum(sims.matched) / len(sims.matched)
 
 
-def _precision_score(run: ScorerRun, results: StepResults) -> float:
-    sims = results["similarities"]
-    return 0.0 if sims is None else average_precision(sims["matched"])
+def matched_precision(run: ScorerRun, results: StepResults) -> float:
+    """Precision: average precision of the matched chunks; 0 for empty context."""
+    sims: Similarities | None = results["similarities"]
+    return 0.0 if sims is None else average_precision(sims.matched)
 
 
 def _recall_reason(run: ScorerRun, results: StepResults, score: float) -> str:
-    sims = results["similarities"]
+    sims: Similarities | None = results["similarities"]
     if sims is None:
         return "Score 0: no context was retrieved."
     refs = run.reference_contexts or []
-    matched = sims["matched"]
-    missing = [f'"{_short(refs[i])}"' for i, hit in enumerate(matched) if not hit]
+    matched = sims.matched
+    missing = [f'"{clip(refs[i], 60)}"' for i, hit in enumerate(matched) if not hit]
     text = (
         f"{len(matched) - len(missing)} of {len(matched)} reference contexts have a retrieved "
-        f"chunk with {sims['measure']} similarity >= {sims['threshold']:g}."
+        f"chunk with {sims.measure} similarity >= {sims.threshold:g}."
     )
     return text + (f" Missing: {', '.join(missing)}." if missing else "")
 
 
-def _short(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _precision_reason(run: ScorerRun, results: StepResults, score: float) -> str:
-    sims = results["similarities"]
+    sims: Similarities | None = results["similarities"]
     if sims is None:
         return "Score 0: no context was retrieved."
-    ranks = [k + 1 for k, rel in enumerate(sims["matched"]) if rel]
+    ranks = [k + 1 for k, rel in enumerate(sims.matched) if rel]
     return (
-        f"{len(ranks)} of {len(sims['matched'])} retrieved chunks match a reference "
-        f"({sims['measure']} similarity >= {sims['threshold']:g})"
+        f"{len(ranks)} of {len(sims.matched)} retrieved chunks match a reference "
+        f"({sims.measure} similarity >= {sims.threshold:g})"
         + (f" at ranks {ranks}" if ranks else "")
         + f"; average precision {score:g}."
-    )
-
-
-def _build(
-    scorer_id: str, description: str, options: Any, factory: str, per: str, score: Any, reason: Any
-) -> Scorer:
-    opts = parse_options(NonLLMContextOptions, options, factory)
-    return (
-        create_scorer(id=scorer_id, description=description, scale=opts.scale)
-        .preprocess(_references_present(opts), name="_context")
-        .analyze(_compare(opts, per), name="similarities")
-        .generate_score(score)
-        .generate_reason(reason)
     )
 
 
@@ -207,14 +212,17 @@ def create_non_llm_context_recall_scorer(
     Returns:
         A `Scorer` with id ``non-llm-context-recall``.
     """
-    return _build(
-        "non-llm-context-recall",
-        "Share of reference contexts matched by a chunk",
-        options,
-        "create_non_llm_context_recall_scorer",
-        "reference",
-        _recall_score,
-        _recall_reason,
+    opts = parse_options(NonLLMContextOptions, options, "create_non_llm_context_recall_scorer")
+    return (
+        create_scorer(
+            id="non-llm-context-recall",
+            description="Share of reference contexts matched by a chunk",
+            scale=opts.scale,
+        )
+        .preprocess(_references_present(opts), name="_context")
+        .analyze(similarities_step(opts, "reference"), name="similarities")
+        .generate_score(matched_share)
+        .generate_reason(_recall_reason)
     )
 
 
@@ -229,12 +237,15 @@ def create_non_llm_context_precision_scorer(
     Returns:
         A `Scorer` with id ``non-llm-context-precision``.
     """
-    return _build(
-        "non-llm-context-precision",
-        "Average precision of chunks matching a reference",
-        options,
-        "create_non_llm_context_precision_scorer",
-        "chunk",
-        _precision_score,
-        _precision_reason,
+    opts = parse_options(NonLLMContextOptions, options, "create_non_llm_context_precision_scorer")
+    return (
+        create_scorer(
+            id="non-llm-context-precision",
+            description="Average precision of chunks matching a reference",
+            scale=opts.scale,
+        )
+        .preprocess(_references_present(opts), name="_context")
+        .analyze(similarities_step(opts, "chunk"), name="similarities")
+        .generate_score(matched_precision)
+        .generate_reason(_precision_reason)
     )
