@@ -27,7 +27,6 @@ ErrorKind = Literal[
 """What went wrong with a model request, as far as retrying and reporting care."""
 
 RETRYABLE_KINDS: frozenset[str] = frozenset({"rate_limit", "timeout", "connection", "server"})
-SETUP_KINDS: frozenset[str] = frozenset({"auth", "permission", "not_found"})
 
 
 class ModelRequest(BaseModel):
@@ -172,7 +171,6 @@ class Transport(Protocol):
 
 __all__ = [
     "RETRYABLE_KINDS",
-    "SETUP_KINDS",
     "Completion",
     "ErrorKind",
     "ModelRequest",

@@ -18,7 +18,14 @@ from typing import Any
 
 import anyio
 
-from ._completion import Completion, ErrorKind, ModelRequest, ToolCall, TransportError
+from ._completion import (
+    Completion,
+    ErrorKind,
+    ModelRequest,
+    ToolCall,
+    TransportError,
+    kind_for_status,
+)
 
 _litellm: ModuleType | None = None
 litellm_import_cpu_s = 0.0
@@ -236,8 +243,8 @@ def map_litellm_error(exc: BaseException, request: ModelRequest) -> TransportErr
             break
     if kind == "server" and _client_side_setup_error(exc):
         kind, status = "auth", None
-    if kind == "server" and status is not None and status < 500:
-        kind = "bad_request" if status != 429 else "rate_limit"
+    elif kind in ("server", "unknown") and status is not None and status < 500:
+        kind = kind_for_status(status)  # a generic class whose status says more
     missing = _missing_env(request.model) if kind == "auth" and request.api_key is None else ()
     return TransportError(
         kind, message, status=status, retry_after=_retry_after(exc), missing_env=missing

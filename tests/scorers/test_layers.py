@@ -332,3 +332,20 @@ def test_litellms_missing_credentials_error_is_an_auth_error(monkeypatch):
     assert type(exc).__name__ == "InternalServerError"  # what litellm calls it
     error = map_litellm_error(exc, request)
     assert error.kind == "auth" and not error.retryable and "OPENAI_API_KEY" in error.missing_env
+
+
+def test_a_generic_litellm_error_is_classified_by_its_status():
+    from scorers._litellm import import_litellm, map_litellm_error
+
+    litellm = import_litellm()
+    request = ModelRequest(model="openai/x", messages=[], api_key="k")
+    for status, kind in (
+        (401, "auth"),
+        (404, "not_found"),
+        (429, "rate_limit"),
+        (400, "bad_request"),
+    ):
+        exc = litellm.APIError(status_code=status, message="m", llm_provider="openai", model="x")
+        assert map_litellm_error(exc, request).kind == kind, status
+    exc = litellm.APIError(status_code=503, message="m", llm_provider="openai", model="x")
+    assert map_litellm_error(exc, request).kind == "server"
