@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import csv
-import json
+import math
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -14,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from scorers import DatasetError
 from scorers._runtime import ContextList, ReferenceIds, ReferenceTexts
 
-_LIST_COLUMNS = ("context", "reference_contexts", "reference_context_ids", "metadata")
+from ._files import csv_rows, json_rows, jsonl_rows
 
 
 class EvalItem(BaseModel):
@@ -64,72 +63,141 @@ def _row_error(where: str, exc: ValidationError) -> DatasetError:
     return DatasetError(f"{where}: " + "; ".join(problems))
 
 
-def _parse_cell(column: str, value: str) -> Any:
-    if value == "":
-        return None
-    if column in _LIST_COLUMNS or value[:1] in "[{":
+_ALIASES = {
+    "user_input": "input",
+    "question": "input",
+    "response": "output",
+    "answer": "output",
+    "reference": "ground_truth",
+    "retrieved_contexts": "context",
+    "contexts": "context",
+}
+"""Ragas field names (current and 0.1-era) and the `EvalItem` fields they stand for."""
+
+_RAGAS_EXTRAS = (
+    "retrieved_context_ids",
+    "multi_responses",
+    "rubrics",
+    "reference_tool_calls",
+    "persona_name",
+    "query_style",
+    "query_length",
+    "synthesizer_name",
+)
+"""Ragas fields with no `EvalItem` counterpart: kept in ``metadata``."""
+
+_LIST_COLUMNS = frozenset(
+    {"context", "reference_contexts", "reference_context_ids", "retrieved_contexts", "contexts"}
+)
+
+
+def _known_columns() -> frozenset[str]:
+    names = set(EvalItem.model_fields) | {"groundTruth"} | set(_ALIASES) | set(_RAGAS_EXTRAS)
+    return frozenset(names)
+
+
+def _normalised(where: str, row: Mapping[str, Any]) -> dict[str, Any]:
+    """``row`` with Ragas names mapped to ours and every value checked to be storable."""
+    found: dict[str, Any] = {}
+    origin: dict[str, str] = {}
+    extras: dict[str, Any] = {}
+    for key, value in row.items():
+        name = _ALIASES.get(key, key)
+        if key in _RAGAS_EXTRAS:
+            extras[key] = value
+            continue
+        if name in found:
+            raise DatasetError(
+                f"{where}: fields '{origin[name]}' and '{key}' both give '{name}'; keep one"
+            )
+        found[name], origin[name] = value, key
+    ids = extras.get("retrieved_context_ids")
+    if ids is not None and isinstance(found.get("context"), list):
+        texts = found["context"]
+        if len(ids) != len(texts):
+            raise DatasetError(
+                f"{where}: retrieved_context_ids has {len(ids)} ids for {len(texts)} "
+                "retrieved_contexts; they must pair up"
+            )
+        found["context"] = [
+            {"id": i, "text": t} if isinstance(t, str) else t for i, t in zip(ids, texts, strict=True)
+        ]
+        extras.pop("retrieved_context_ids")
+    elif ids is not None and found.get("context") is None:
+        found["context"] = [{"id": i, "text": ""} for i in ids]
+        extras.pop("retrieved_context_ids")
+    if extras:
+        metadata = found.get("metadata") or {}
+        if not isinstance(metadata, Mapping):
+            raise DatasetError(f"{where}: field 'metadata' must be an object")
+        found["metadata"] = {**extras, **metadata}
+    for key, value in found.items():
+        _check_storable(where, key, value)
+    return found
+
+
+def _check_storable(where: str, field: str, value: Any) -> None:
+    """Reject what JSON cannot store: lone surrogates, NaN and infinities."""
+    if isinstance(value, str):
         try:
-            return json.loads(value)
-        except ValueError:
-            if column in _LIST_COLUMNS:
-                raise
-    return value
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise DatasetError(
+                f"{where}: field '{field}' holds a lone surrogate ({value[exc.start]!r} at "
+                f"character {exc.start}), which is not valid Unicode; fix the text"
+            ) from None
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise DatasetError(
+                f"{where}: field '{field}' is {value!r}; JSON cannot store it (a missing value? "
+                "leave the field out or use null)"
+            )
+    elif isinstance(value, Mapping):
+        for key, inner in value.items():
+            _check_storable(where, f"{field}.{key}", key)
+            _check_storable(where, f"{field}.{key}", inner)
+    elif isinstance(value, (list, tuple)):
+        for i, inner in enumerate(value):
+            _check_storable(where, f"{field}[{i}]", inner)
+
+
+def _table_rows(data: Any) -> Iterable[dict[str, Any]]:
+    """The rows of a pandas DataFrame, pandas' missing values (NaN, None) left out."""
+    for record in data.to_dict(orient="records"):
+        row = {}
+        for key, value in record.items():
+            if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+                value = value.tolist()  # numpy arrays and scalars
+            if value is None or (isinstance(value, float) and math.isnan(value)):
+                continue
+            row[str(key)] = value
+        yield row
 
 
 def _rows_from_path(path: Path) -> Iterable[tuple[str, Any]]:
     suffix = path.suffix.lower()
     if not path.exists():
         raise DatasetError(f"data file {path} does not exist")
+    if path.is_dir():
+        raise DatasetError(f"data file {path} is a directory; give a .jsonl, .json or .csv file")
     if suffix == ".jsonl":
-        with path.open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    yield f"{path.name} line {number}", json.loads(line)
-                except ValueError as exc:
-                    raise DatasetError(f"{path.name} line {number}: invalid JSON: {exc}") from None
-    elif suffix == ".json":
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise DatasetError(f"{path.name}: invalid JSON: {exc}") from None
-        if isinstance(data, Mapping) and isinstance(data.get("items"), list):
-            data = data["items"]
-        if not isinstance(data, list):
-            raise DatasetError(
-                f"{path.name}: expected a JSON array of items (or {{'items': [...]}})"
-            )
-        for number, row in enumerate(data, start=1):
-            yield f"{path.name} item {number}", row
-    elif suffix == ".csv":
-        with path.open(encoding="utf-8", newline="") as handle:
-            for number, row in enumerate(csv.DictReader(handle), start=2):
-                parsed: dict[str, Any] = {}
-                for column, value in row.items():
-                    if column is None:
-                        raise DatasetError(f"{path.name} line {number}: more cells than columns")
-                    if not value:
-                        continue  # an empty cell is a missing field
-                    try:
-                        parsed[column] = _parse_cell(column, value or "")
-                    except ValueError as exc:
-                        raise DatasetError(
-                            f"{path.name} line {number}: field '{column}' is not valid JSON: {exc}"
-                        ) from None
-                yield f"{path.name} line {number}", parsed
-    else:
-        raise DatasetError(
-            f"{path}: unsupported data file type {suffix!r}; use .jsonl, .json or .csv"
-        )
+        return jsonl_rows(path)
+    if suffix == ".json":
+        return json_rows(path)
+    if suffix == ".csv":
+        return csv_rows(path, _LIST_COLUMNS, _known_columns())
+    raise DatasetError(f"{path}: unsupported data file type {suffix!r}; use .jsonl, .json or .csv")
 
 
 def load_dataset(data: str | os.PathLike[str] | Iterable[Any]) -> list[EvalItem]:
     """Read and validate a data set up front.
 
     Args:
-        data: A path to a ``.jsonl``, ``.json`` (array) or ``.csv`` file, or an iterable
-            of dicts / `EvalItem`s.
+        data: A path to a ``.jsonl``, ``.json`` (array) or ``.csv`` file (UTF-8, a BOM
+            allowed), or any iterable of mappings / `EvalItem`s: a list of dicts, a
+            Hugging Face ``datasets.Dataset``, a pandas ``DataFrame`` (its missing values
+            are missing fields). Ragas field names are accepted (``user_input``,
+            ``response``, ``reference``, ``retrieved_contexts``, ...).
 
     Returns:
         The items, with ids defaulting to their 1-based row number.
@@ -141,8 +209,14 @@ def load_dataset(data: str | os.PathLike[str] | Iterable[Any]) -> list[EvalItem]
         rows: Iterable[tuple[str, Any]] = _rows_from_path(Path(data))
     elif isinstance(data, Mapping):
         raise DatasetError("data must be a path or a list of items, not a single dict")
-    else:
+    elif hasattr(data, "to_dict") and hasattr(data, "columns"):  # a pandas DataFrame
+        rows = ((f"row {i}", row) for i, row in enumerate(_table_rows(data), start=1))
+    elif hasattr(data, "__iter__") and not isinstance(data, (str, bytes)):
         rows = ((f"item {i}", row) for i, row in enumerate(data, start=1))
+    else:
+        raise DatasetError(
+            f"data must be a path or an iterable of dicts, got {type(data).__name__}"
+        )
     items: list[EvalItem] = []
     seen: dict[str, str] = {}
     for number, (where, row) in enumerate(rows, start=1):
@@ -150,7 +224,7 @@ def load_dataset(data: str | os.PathLike[str] | Iterable[Any]) -> list[EvalItem]
             item = row
         elif isinstance(row, Mapping):
             try:
-                item = EvalItem.model_validate(dict(row))
+                item = EvalItem.model_validate(_normalised(where, row))
             except ValidationError as exc:
                 raise _row_error(where, exc) from None
         else:

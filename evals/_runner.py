@@ -20,9 +20,13 @@ from scorers import (
     ScorerRun,
 )
 from scorers._runtime import (
+    finite,
     frozen_gc,
+    integer,
     litellm_import_cpu_s,
     map_bounded,
+    optional_integer,
+    optional_positive,
     record_calls,
     run_cap,
     run_sync,
@@ -109,9 +113,10 @@ async def arun_evals(
         on_item_complete: Called once per finished item with its `ItemResult` (sync or
             async), after the item is written to ``results_path``. An exception in it
             stops the run (finished items stay written).
-        concurrency: Items in flight at once; each item's scorers run concurrently.
+        concurrency: Items in flight at once (an integer >= 1); each item's scorers run
+            concurrently.
         model_concurrency: An extra cap on model requests in flight across the whole run
-            (default ``concurrency × number of scorers``). Each judge's own
+            (an integer >= 1; default ``concurrency × number of scorers``). Each judge's own
             ``max_concurrency`` and ``requests_per_minute`` still hold: the smaller limit
             wins.
         results_path: Stream one JSON line per finished item here.
@@ -120,8 +125,9 @@ async def arun_evals(
             when a scorer of this run has no result for it. A line cut short by a crash
             is dropped; the last line per id wins.
         fail_fast: Stop at the first failed item with `ItemFailedError`.
-        item_timeout: Seconds allowed per item (target and scorers).
-        thresholds: Minimum mean per scorer id; sets ``passed``.
+        item_timeout: Seconds allowed per item (target and scorers): finite and > 0;
+            None for no limit.
+        thresholds: Minimum mean per scorer id (finite numbers); sets ``passed``.
         progress: Progress bar on stderr; default: only when stderr is a terminal.
 
     Returns:
@@ -139,11 +145,12 @@ async def arun_evals(
     """
     started, cpu_started = time.perf_counter(), time.process_time()
     import_cpu_before = litellm_import_cpu_s()
+    concurrency = integer("concurrency", concurrency)
+    model_concurrency = optional_integer("model_concurrency", model_concurrency)
+    item_timeout = optional_positive("item_timeout", item_timeout)
     items = load_dataset(data)
     scorer_map = _scorer_map(scorers)
     thresholds = _checked_thresholds(thresholds, scorer_map)
-    if concurrency < 1:
-        raise ConfigError("concurrency must be at least 1")
     call_target = target_caller(target)
     if results_path is None and resume:
         raise ConfigError("resume=True needs results_path")
@@ -196,7 +203,7 @@ async def arun_evals(
 def _checked_thresholds(
     thresholds: Mapping[str, float] | None, scorers: Mapping[str, Scorer]
 ) -> dict[str, float]:
-    found = dict(thresholds or {})
+    found = {sid: finite(f"thresholds[{sid!r}]", v) for sid, v in (thresholds or {}).items()}
     unknown = sorted(set(found) - set(scorers))
     if unknown:
         raise ConfigError(f"thresholds name unknown scorers {unknown}; scorers: {sorted(scorers)}")
@@ -227,7 +234,7 @@ async def _run_item(
     result = ItemResult(item=item)
     with record_calls() as calls:
         try:
-            with anyio.fail_after(item_timeout) if item_timeout else contextlib.nullcontext():
+            with anyio.fail_after(item_timeout) if item_timeout is not None else contextlib.nullcontext():
                 await _process(item, result, call_target, scorers)
         except TimeoutError:
             result.error = ItemError(phase="timeout", message=f"item took over {item_timeout:g} s")

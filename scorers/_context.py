@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, overload
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -167,7 +167,7 @@ async def resolve_context(run: ScorerRun, options: ContextOptions | None) -> lis
             value = await value
         if value is None:
             return []
-        if not isinstance(value, Sequence) or isinstance(value, (str, bytes)):
+        if not isinstance(value, (Sequence, Mapping)) or isinstance(value, (str, bytes)):
             raise ConfigError(
                 f"context extractor {getattr(fn, '__name__', fn)!r} returned "
                 f"{type(value).__name__}; it must return a list of str / dict / Chunk"

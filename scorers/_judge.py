@@ -21,6 +21,13 @@ from pydantic import BaseModel
 
 from ._cache import JudgeCache, cache_key, cached_answer, resolve_cache, store_answer
 from ._calls import attach_calls, note_call
+from ._checks import (
+    integer,
+    non_negative,
+    optional_integer,
+    optional_positive,
+    positive,
+)
 from ._completion import Completion, ModelRequest, Transport, TransportError
 from ._errors import ConfigError, api_error
 from ._limits import Limits
@@ -112,14 +119,19 @@ class Judge:
         _check_keywords(kwargs)
         if structured_output not in STRUCTURED_OUTPUT_MODES:
             raise ConfigError("structured_output must be 'json_schema', 'json_object' or 'none'")
-        if max_concurrency is not None and max_concurrency < 1:
-            raise ConfigError("max_concurrency must be at least 1")
-        if requests_per_minute is not None and not requests_per_minute > 0:
-            raise ConfigError("requests_per_minute must be positive")
-        if client_processes < 0:
-            raise ConfigError("client_processes must be >= 0")
-        if max_retries < 0 or timeout <= 0:
-            raise ConfigError("max_retries must be >= 0 and timeout > 0")
+        temperature = non_negative("Judge(temperature=...)", temperature)
+        top_p = None if top_p is None else positive("Judge(top_p=...)", top_p, maximum=1.0)
+        max_tokens = optional_integer("Judge(max_tokens=...)", max_tokens)
+        seed = optional_integer("Judge(seed=...)", seed, minimum=-(2**63))
+        timeout = positive("Judge(timeout=...)", timeout)
+        max_retries = integer("Judge(max_retries=...)", max_retries, minimum=0)
+        retry_backoff = non_negative("Judge(retry_backoff=...)", retry_backoff)
+        max_retry_wait = non_negative("Judge(max_retry_wait=...)", max_retry_wait)
+        max_concurrency = optional_integer("Judge(max_concurrency=...)", max_concurrency)
+        requests_per_minute = optional_positive(
+            "Judge(requests_per_minute=...)", requests_per_minute
+        )
+        client_processes = integer("Judge(client_processes=...)", client_processes, minimum=0)
         if transport is not None and client_processes:
             raise ConfigError("pass either transport= or client_processes=, not both")
         if transport is not None and not isinstance(transport, Transport):

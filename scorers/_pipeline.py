@@ -13,6 +13,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from ._calls import attach_calls, calls_of, record_calls
+from ._checks import integer
+from ._checks import scale as check_scale
 from ._errors import ConfigError, JudgeSetupError
 from ._judge import Judge, as_judge
 from ._steps import (
@@ -74,7 +76,7 @@ class Scorer:
         self.id = id
         self.description = description
         self.judge = judge
-        self.scale = float(scale)
+        self.scale = check_scale(scale)
         self._steps = steps
         self._score_fn = score_fn
         self._reason_step = reason_step
@@ -285,6 +287,7 @@ class Scorer:
                     raise
                 return self.error_result(exc, time.perf_counter() - started)
 
+        concurrency = integer("concurrency", concurrency)
         with frozen_gc():
             return await map_bounded(one, list(runs), concurrency)
 
@@ -349,12 +352,10 @@ def create_scorer(
         scale: Multiplier applied to the [0, 1] score.
 
     Raises:
-        ConfigError: For an empty id or a non-positive scale.
+        ConfigError: For an empty id or a scale that is not a finite number in (0, 1e9].
     """
     if not isinstance(id, str) or not id.strip():
         raise ConfigError("create_scorer needs a non-empty id")
-    if not scale > 0:
-        raise ConfigError(f"scale must be positive, got {scale!r}")
     return Scorer(id=id, description=description, judge=as_judge(judge), scale=scale)
 
 

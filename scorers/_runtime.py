@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import _litellm
 from ._calls import detached_calls, record_calls
+from ._checks import finite, integer, optional_integer, optional_positive
 from ._fences import block, fence, tagged
 from ._limits import run_cap
 from ._pipeline import frozen_gc
@@ -30,9 +31,13 @@ __all__ = [
     "block",
     "detached_calls",
     "fence",
+    "finite",
     "frozen_gc",
+    "integer",
     "litellm_import_cpu_s",
     "map_bounded",
+    "optional_integer",
+    "optional_positive",
     "record_calls",
     "run_cap",
     "run_sync",

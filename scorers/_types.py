@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
@@ -42,6 +43,9 @@ class Chunk(BaseModel):
         return str(value)
 
 
+_TEXT_KEYS = ("text", "content", "page_content")
+
+
 def to_chunk(value: Any) -> Chunk:
     """Turn a string, dict or `Chunk` into a `Chunk`.
 
@@ -60,22 +64,50 @@ def to_chunk(value: Any) -> Chunk:
     if isinstance(value, Mapping):
         data = dict(value)
         chunk_id = next((data.pop(k) for k in ("id", "doc_id", "chunk_id") if k in data), None)
-        text = next((data.pop(k) for k in ("text", "content", "page_content") if k in data), None)
+        text = next((data.pop(k) for k in _TEXT_KEYS if k in data), None)
         if text is None:
             raise ConfigError(
                 f"a context dict needs a 'text' (or 'content') field; got keys {sorted(value)}"
             )
         metadata = data.pop("metadata", {}) or {}
-        return Chunk(id=chunk_id, text=str(text), metadata={**data, **metadata})
+        return Chunk(id=chunk_id, text=_chunk_text(text), metadata={**data, **metadata})
     raise ConfigError(
         f"a context item must be a str, a dict with 'text', or a Chunk; got {type(value).__name__}"
     )
 
 
-def to_chunks(values: Any) -> list[Chunk]:
-    """Turn a list of context items into `Chunk`s (see `to_chunk`)."""
+def _chunk_text(text: Any) -> str:
     from ._errors import ConfigError
 
+    if isinstance(text, str):
+        return text
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        if not math.isfinite(text):
+            raise ConfigError(f"a chunk's text is {text!r}, not text (a missing value?)")
+        return str(text)
+    raise ConfigError(f"a chunk's text must be a string; got {type(text).__name__}")
+
+
+def has_text_field(value: Mapping[Any, Any]) -> bool:
+    """Whether a dict names a chunk's text (``text``, ``content`` or ``page_content``)."""
+    return any(k in value for k in _TEXT_KEYS)
+
+
+def to_chunks(values: Any) -> list[Chunk]:
+    """Turn a list of context items into `Chunk`s (see `to_chunk`).
+
+    A single dict with a text field is one chunk (never a list of its keys); a single
+    string or any other non-list value is an error.
+    """
+    from ._errors import ConfigError
+
+    if isinstance(values, Mapping):
+        if has_text_field(values):
+            return [to_chunk(values)]
+        raise ConfigError(
+            "context must be a list of chunks; got a single dict without a 'text' (or "
+            f"'content') field (keys {sorted(map(str, values))}). Pass [{{'text': ...}}, ...]"
+        )
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
         raise ConfigError(
             f"context must be a list of str / dict / Chunk, got {type(values).__name__}"

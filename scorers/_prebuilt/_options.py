@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .._checks import MAX_SCALE
 from .._context import ContextOptions, resolve_context
 from .._errors import ConfigError
 from .._messages import final_text
@@ -20,12 +21,13 @@ class ScaleOptions(BaseModel):
     """Options every prebuilt scorer has.
 
     Attributes:
-        scale: Scores lie in ``[0, scale]``; a perfect score is exactly ``scale``.
+        scale: Scores lie in ``[0, scale]``; a perfect score is exactly ``scale``. Finite,
+            > 0 and at most 1e9.
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    scale: float = Field(default=1.0, gt=0)
+    scale: float = Field(default=1.0, gt=0, le=MAX_SCALE, allow_inf_nan=False)
 
 
 def parse_options(model: type[OptionsT], options: Any, factory: str) -> OptionsT:
@@ -48,7 +50,12 @@ def parse_options(model: type[OptionsT], options: Any, factory: str) -> OptionsT
     try:
         return model.model_validate(dict(options))
     except ValidationError as exc:
-        raise ConfigError(f"{factory}: invalid options: {exc}") from None
+        problems = "; ".join(
+            f"option {'.'.join(str(p) for p in err['loc']) or '?'!r}: {err['msg']} "
+            f"(got {err.get('input')!r})"
+            for err in exc.errors(include_url=False)
+        )
+        raise ConfigError(f"{factory}: invalid options: {problems}") from None
 
 
 def context_step(options: ContextOptions, needs: str, what: str) -> Any:

@@ -55,7 +55,7 @@ def test_jsonl_json_and_csv_load_the_same_items(tmp_path):
         ),
         ('{"input": "q", "ground_truth": 5}\n', "d.jsonl line 1: field 'ground_truth'"),
         ('{"input": "q"}\n{"input": \n', "d.jsonl line 2: invalid JSON"),
-        ('{"input": "q", "answer": "x"}\n', "d.jsonl line 1: unknown field 'answer'"),
+        ('{"input": "q", "anwser": "x"}\n', "d.jsonl line 1: unknown field 'anwser'"),
         ('{"id": 1, "input": "q"}\n{"id": "1", "input": "r"}\n', "duplicate id '1'"),
         ('["not", "an", "object"]\n', "d.jsonl line 1: expected an object"),
     ],
@@ -75,7 +75,10 @@ def test_bad_files(tmp_path):
     with pytest.raises(DatasetError, match="unsupported data file type"):
         load_dataset(tmp_path / "d.txt")
     (tmp_path / "d.csv").write_text('input,context\nq,"[not json"\n')
-    with pytest.raises(DatasetError, match=r"d\.csv line 2: field 'context' is not valid JSON"):
+    with pytest.raises(
+        DatasetError,
+        match=r"d\.csv line 2: field 'context' starts like a JSON list but is not valid JSON",
+    ):
         load_dataset(tmp_path / "d.csv")
     with pytest.raises(DatasetError, match="not a single dict"):
         load_dataset({"input": "q"})

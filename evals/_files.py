@@ -1,0 +1,135 @@
+"""Reading data files: JSONL, a JSON array and CSV, strictly UTF-8 (a BOM is allowed).
+
+Each reader yields ``(where, row)`` pairs; ``where`` names the file and line (or item) so
+that every later error can point at the row. Nothing here knows the item's fields beyond
+which CSV columns hold lists.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Collection, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from scorers import DatasetError
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def _not_utf8(name: str, data: bytes, exc: UnicodeDecodeError, base: int = 0) -> DatasetError:
+    offset = base + exc.start
+    line = data[: exc.start].count(b"\n") + 1
+    return DatasetError(
+        f"{name} line {line}: not valid UTF-8 at byte offset {offset} "
+        f"(byte 0x{data[exc.start]:02x}); save the file as UTF-8"
+    )
+
+
+def _decode(name: str, data: bytes) -> str:
+    start = len(_BOM) if data.startswith(_BOM) else 0
+    try:
+        return data[start:].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(name, data[start:], exc, base=start) from None
+
+
+def jsonl_rows(path: Path) -> Iterator[tuple[str, Any]]:
+    """The rows of a JSON Lines file; blank lines are skipped."""
+    offset = 0
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            line_start = offset
+            offset += len(raw)
+            if number == 1 and raw.startswith(_BOM):
+                raw, line_start = raw[len(_BOM) :], line_start + len(_BOM)
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise DatasetError(
+                    f"{path.name} line {number}: not valid UTF-8 at byte offset "
+                    f"{line_start + exc.start} (byte 0x{raw[exc.start]:02x}); save the file "
+                    "as UTF-8"
+                ) from None
+            if not line.strip():
+                continue
+            try:
+                yield f"{path.name} line {number}", json.loads(line)
+            except ValueError as exc:
+                raise DatasetError(f"{path.name} line {number}: invalid JSON: {exc}") from None
+
+
+def json_rows(path: Path) -> Iterator[tuple[str, Any]]:
+    """The items of a JSON array (or of ``{"items": [...]}``)."""
+    try:
+        data = json.loads(_decode(path.name, path.read_bytes()))
+    except ValueError as exc:
+        if isinstance(exc, DatasetError):
+            raise
+        raise DatasetError(f"{path.name}: invalid JSON: {exc}") from None
+    if isinstance(data, Mapping) and isinstance(data.get("items"), list):
+        data = data["items"]
+    if not isinstance(data, list):
+        raise DatasetError(f"{path.name}: expected a JSON array of items (or {{'items': [...]}})")
+    for number, row in enumerate(data, start=1):
+        yield f"{path.name} item {number}", row
+
+
+def csv_rows(
+    path: Path, list_columns: Collection[str], known_columns: Collection[str]
+) -> Iterator[tuple[str, Any]]:
+    """The rows of a CSV file with a header line.
+
+    An empty cell is a missing field. A cell of a list column is JSON (``["a", "b"]``),
+    or else one plain value (a list of one); a cell that starts with ``[`` must be JSON. Cells of other known columns that start with
+    ``[`` or ``{`` are read as JSON when they parse. Unknown columns go to ``metadata``,
+    as text.
+    """
+    text = _decode(path.name, path.read_bytes())
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    for row in reader:
+        number = reader.line_num
+        parsed: dict[str, Any] = {}
+        extra: dict[str, Any] = {}
+        for column, value in row.items():
+            if column is None:
+                raise DatasetError(f"{path.name} line {number}: more cells than columns")
+            if not value:
+                continue
+            if column not in known_columns:
+                extra[column] = value
+            elif column == "metadata":
+                try:
+                    parsed[column] = json.loads(value)
+                except ValueError as exc:
+                    raise DatasetError(
+                        f"{path.name} line {number}: field 'metadata' must be a JSON object: {exc}"
+                    ) from None
+            else:
+                where = f"{path.name} line {number}"
+                parsed[column] = _cell(where, column, value, column in list_columns)
+        if extra:
+            metadata = parsed.setdefault("metadata", {})
+            if not isinstance(metadata, dict):
+                raise DatasetError(f"{path.name} line {number}: field 'metadata' must be an object")
+            parsed["metadata"] = {**extra, **metadata}
+        yield f"{path.name} line {number}", parsed
+
+
+def _cell(where: str, column: str, value: str, is_list: bool) -> Any:
+    if is_list or value[:1] in "[{":
+        try:
+            parsed = json.loads(value)
+        except ValueError as exc:
+            if is_list and value.lstrip()[:1] == "[":
+                raise DatasetError(
+                    f"{where}: field '{column}' starts like a JSON list but is not valid JSON: "
+                    f"{exc}"
+                ) from None
+            return [value] if is_list else value
+        if is_list and not isinstance(parsed, (list, dict)):
+            return [value]
+        return parsed
+    return value
