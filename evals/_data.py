@@ -120,7 +120,8 @@ def _normalised(where: str, row: Mapping[str, Any]) -> dict[str, Any]:
                 "retrieved_contexts; they must pair up"
             )
         found["context"] = [
-            {"id": i, "text": t} if isinstance(t, str) else t for i, t in zip(ids, texts, strict=True)
+            {"id": i, "text": t} if isinstance(t, str) else t
+            for i, t in zip(ids, texts, strict=True)
         ]
         extras.pop("retrieved_context_ids")
     elif ids is not None and found.get("context") is None:

@@ -129,7 +129,8 @@ class ScorerSummary(CallTotals):
         ci_high: Upper end.
         n_scored: Items scored.
         n_skipped: Items the scorer did not apply to (e.g. no ground truth).
-        n_error: Items where the scorer failed.
+        n_error: Items where the scorer failed, or could not run because the item failed
+            first (target error, timeout).
     """
 
     mean: float | None = None
@@ -155,7 +156,12 @@ class RunSummary(CallTotals):
             the run's totals.
         items: Items in the run (resumed ones included).
         item_errors: Items with a target, scorer or timeout error.
-        resumed_items: Items taken from an earlier results file instead of re-run.
+        resumed_items: Items taken whole from an earlier results file.
+        rescored_items: Items of an earlier results file that resuming re-scored in part
+            (a scorer was new, had failed, or had another configuration).
+        rescored_for_config: Scorer results re-run on resume because the scorer's
+            configuration (its `Scorer.fingerprint`: judge, options, scale, prompt
+            version) differed from the one that wrote them.
         wall_time_s: Wall time of this invocation.
         client_cpu_s: CPU time this process spent meanwhile (every thread; litellm's
             one-time import and the judge's helper processes not included). Over half of
@@ -167,6 +173,8 @@ class RunSummary(CallTotals):
     items: int = 0
     item_errors: int = 0
     resumed_items: int = 0
+    rescored_items: int = 0
+    rescored_for_config: int = 0
     wall_time_s: float = 0.0
     client_cpu_s: float = 0.0
 
@@ -194,6 +202,7 @@ def format_table(
     summary: RunSummary,
     thresholds: Mapping[str, float] | None = None,
     failures: Sequence[str] = (),
+    min_scored: float | None = None,
 ) -> str:
     """The per-scorer summary table printed by the CLI."""
     width = max([len("scorer"), *(len(s) for s in summary.scorers)])
@@ -210,8 +219,13 @@ def format_table(
     cost = "n/a" if summary.cost is None else f"${summary.cost:.4f}"
     target = f"target {summary.target.model_calls}, " if summary.target.model_calls else ""
     lines.append("")
+    resumed = f"resumed {summary.resumed_items}"
+    if summary.rescored_items:
+        resumed += f", re-scored {summary.rescored_items}"
+    if summary.rescored_for_config:
+        resumed += f" ({summary.rescored_for_config} scorer results for a changed configuration)"
     lines.append(
-        f"items {summary.items} (errors {summary.item_errors}, resumed {summary.resumed_items})"
+        f"items {summary.items} (errors {summary.item_errors}, {resumed})"
         f" · model calls {summary.model_calls} ({target}cached {summary.cached_calls})"
         f" · tokens {summary.prompt_tokens + summary.completion_tokens:,} · cost {cost}"
         f" · {summary.wall_time_s:.2f} s"
@@ -224,8 +238,13 @@ def format_table(
         )
     for sid, minimum in (thresholds or {}).items():
         verdict = "FAILED" if sid in failures else "passed"
-        mean = summary.scorers[sid].mean if sid in summary.scorers else None
-        lines.append(f"threshold {sid} >= {minimum:g}: {verdict} (mean {_fmt(mean)})")
+        found = summary.scorers.get(sid)
+        mean = found.mean if found is not None else None
+        scored = f"scored {found.n_scored}/{summary.items}" if found is not None else "not run"
+        need = "" if min_scored is None else f", needs {min_scored:.0%} scored"
+        lines.append(
+            f"threshold {sid} >= {minimum:g}: {verdict} (mean {_fmt(mean)}, {scored}{need})"
+        )
     return "\n".join(lines)
 
 

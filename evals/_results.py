@@ -1,21 +1,19 @@
 """What a run leaves behind: item and run results, and the JSONL results file.
 
-The results file is append-only, one JSON line per finished item, flushed; `resume`
-keeps what an earlier run finished (see `ResultsFile` and `reusable`).
+The results file itself is `_jsonl`; what resuming keeps is `_resume`.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import sys
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
-from scorers import Chunk, ConfigError, JudgeCall, Scorer, ScoreResult
+from scorers import Chunk, ConfigError, JudgeCall, ScoreResult
 
 from ._data import EvalItem
 from ._report import (
@@ -46,12 +44,13 @@ class ItemError(BaseModel):
     """Why an item failed.
 
     Attributes:
-        phase: ``"target"``, ``"score"`` or ``"timeout"``.
+        phase: ``"target"``, ``"score"``, ``"timeout"``, or ``"write"`` when the item's
+            results could not be stored as JSON.
         message: The error, with its type.
         scorer_id: The failing scorer, for ``phase == "score"``.
     """
 
-    phase: Literal["target", "score", "timeout"]
+    phase: Literal["target", "score", "timeout", "write"]
     message: str
     scorer_id: str | None = None
 
@@ -69,6 +68,8 @@ class ItemResult(BaseModel):
             calls a `scorers.Judge`), failed ones included.
         other_calls: Model calls of this item in no scorer result: those cut off when the
             item timed out.
+        fingerprints: Each scorer's `Scorer.fingerprint` when it scored this item;
+            resume re-scores a scorer whose fingerprint changed since.
     """
 
     item: EvalItem
@@ -78,6 +79,7 @@ class ItemResult(BaseModel):
     duration_s: float = 0.0
     target_calls: list[JudgeCall] = Field(default_factory=list)
     other_calls: list[JudgeCall] = Field(default_factory=list)
+    fingerprints: dict[str, str] = Field(default_factory=dict)
 
 
 class EvalResult(BaseModel):
@@ -88,6 +90,7 @@ class EvalResult(BaseModel):
         summary: Means, 95% confidence intervals, counts, calls, tokens, cost, wall time.
         items: Every item's result, in data set order.
         thresholds: The thresholds asked for.
+        min_scored: The share of items each thresholded scorer had to score, if asked.
         passed: Whether every threshold was met (None without thresholds).
         failed_thresholds: Scorer ids whose mean fell below their threshold.
         results_path: Where item lines were written, if anywhere.
@@ -97,39 +100,14 @@ class EvalResult(BaseModel):
     summary: RunSummary
     items: list[ItemResult]
     thresholds: dict[str, float] = Field(default_factory=dict)
+    min_scored: float | None = None
     passed: bool | None = None
     failed_thresholds: list[str] = Field(default_factory=list)
     results_path: str | None = None
 
     def table(self) -> str:
         """The per-scorer summary table (what the CLI prints)."""
-        return format_table(self.summary, self.thresholds, self.failed_thresholds)
-
-
-def _read_results(path: Path) -> tuple[dict[str, ItemResult], int]:
-    """The items of a results file (the last line per id wins) and the byte offset where
-    its complete lines end; a last line cut short by a crash is left out."""
-    data = path.read_bytes()
-    found: dict[str, ItemResult] = {}
-    good_end = position = 0
-    for raw in data.splitlines(keepends=True):
-        position += len(raw)
-        if not raw.strip():
-            good_end = position
-            continue
-        try:
-            result = ItemResult.model_validate_json(raw)
-        except ValidationError:
-            if position == len(data):
-                break
-            print(f"scorekit: skipping an unreadable line in {path}", file=sys.stderr)
-            good_end = position
-            continue
-        if not raw.endswith(b"\n"):
-            break  # complete JSON but no newline: rewrite it to be safe
-        good_end = position
-        found[result.item.id] = result
-    return found, good_end
+        return format_table(self.summary, self.thresholds, self.failed_thresholds, self.min_scored)
 
 
 def read_results(path: str | os.PathLike[str]) -> list[ItemResult]:
@@ -138,10 +116,14 @@ def read_results(path: str | os.PathLike[str]) -> list[ItemResult]:
     Raises:
         ConfigError: If the file does not exist.
     """
+    from ._jsonl import read_file
+
     file = Path(path)
     if not file.exists():
         raise ConfigError(f"results file {file} does not exist")
-    return list(_read_results(file)[0].values())
+    if file.is_dir():
+        raise ConfigError(f"results file {file} is a directory")
+    return list(read_file(file)[0].values())
 
 
 def compare_runs(
@@ -161,79 +143,42 @@ def compare_runs(
     return compare_items(items(baseline), items(candidate))
 
 
-def reusable(
-    previous: ItemResult | None, item: EvalItem, scorers: Mapping[str, Scorer]
-) -> ItemResult | None:
-    """A finished item's earlier result, if resuming may keep it: it did not fail, the item
-    is unchanged (same id is not enough: an edited ground truth must be judged again) and
-    every scorer of this run has a result. Results of scorers no longer in the run are
-    left out."""
-    if previous is None or previous.error is not None:
-        return None
-    if not set(scorers) <= set(previous.scorer_results):
-        return None
-    if previous.item.model_dump(mode="json") != item.model_dump(mode="json"):
-        return None
-    if set(previous.scorer_results) == set(scorers):
-        return previous
-    kept = {sid: previous.scorer_results[sid] for sid in scorers}
-    return previous.model_copy(update={"scorer_results": kept})
-
-
-class ResultsFile:
-    """The append-only JSONL file of finished items."""
-
-    def __init__(self, path: Path, resume: bool):
-        self.path = path
-        self.previous: dict[str, ItemResult] = {}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if self.path.exists() and not resume:
-            if self.path.stat().st_size:
-                raise ConfigError(
-                    f"results file {self.path} already exists; pass resume=True (CLI: --resume) "
-                    "to continue it, or choose another path"
-                )
-        if resume and self.path.exists():
-            self._load()
-        self.handle = self.path.open("a", encoding="utf-8")
-
-    def _load(self) -> None:
-        self.previous, good_end = _read_results(self.path)
-        if good_end < self.path.stat().st_size:  # drop a line cut short by a crash
-            with self.path.open("r+b") as handle:
-                handle.truncate(good_end)
-
-    def write(self, result: ItemResult) -> None:
-        self.handle.write(result.model_dump_json() + "\n")
-        self.handle.flush()
-
-    def close(self) -> None:
-        self.handle.close()
-
-
 def summarize(
     items: Sequence[ItemResult],
     scorer_ids: Sequence[str],
     wall_time_s: float,
     resumed: Collection[str] = (),
     scales: Mapping[str, float] | None = None,
+    carried: Mapping[str, Collection[str]] | None = None,
+    rescored_for_config: int = 0,
 ) -> RunSummary:
     """Build the `RunSummary` of finished items.
 
-    Scores and counts cover every item; model calls, tokens and cost only the items run
-    in this invocation (not those in ``resumed``, taken from an earlier results file).
-    A scorer's confidence interval is cut to ``[0, scale]`` when ``scales`` has it.
+    Scores and counts cover every item; model calls, tokens and cost only what ran in
+    this invocation: not the items in ``resumed`` (taken whole from an earlier results
+    file), nor, for items partly re-scored on resume, the scorers in ``carried[item_id]``
+    (``"<target>"`` there stands for the target's calls). A scorer that could not run
+    because its item failed first (target error, timeout) counts as an error. A
+    scorer's confidence interval is cut to ``[0, scale]`` when ``scales`` has it.
     """
-    summary = RunSummary(items=len(items), wall_time_s=wall_time_s, resumed_items=len(resumed))
+    summary = RunSummary(
+        items=len(items),
+        wall_time_s=wall_time_s,
+        resumed_items=len(resumed),
+        rescored_items=len(carried or {}),
+        rescored_for_config=rescored_for_config,
+    )
     scores: dict[str, list[float]] = {sid: [] for sid in scorer_ids}
     per: dict[str, ScorerSummary] = {sid: ScorerSummary() for sid in scorer_ids}
+    everything = frozenset(("<target>", *scorer_ids))
     for item in items:
         if item.error is not None:
             summary.item_errors += 1
-        fresh = item.item.id not in resumed
-        for call in item.target_calls if fresh else ():
+        item_id = item.item.id
+        old = everything if item_id in resumed else (carried or {}).get(item_id, ())
+        for call in item.target_calls if "<target>" not in old else ():
             summary.target.add(call)
-        for call in item.other_calls if fresh else ():
+        for call in item.other_calls if item_id not in resumed else ():
             summary.add(call)
         for sid, result in item.scorer_results.items():
             s = per.setdefault(sid, ScorerSummary())
@@ -244,8 +189,12 @@ def summarize(
                 s.n_skipped += 1
             else:
                 s.n_error += 1
-            for call in result.judge_calls if fresh else ():
+            for call in result.judge_calls if sid not in old else ():
                 s.add(call)
+        if item.error is not None:
+            for sid in scorer_ids:
+                if sid not in item.scorer_results:
+                    per[sid].n_error += 1
     for sid, s in per.items():
         scale = (scales or {}).get(sid)
         bounds = None if scale is None else (0.0, scale)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import os
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -34,16 +34,11 @@ from scorers._runtime import (
 )
 
 from ._data import EvalItem, load_dataset
+from ._jsonl import ResultsFile
 from ._progress import Progress
 from ._report import RunSummary
-from ._results import (
-    EvalResult,
-    ItemError,
-    ItemResult,
-    ResultsFile,
-    reusable,
-    summarize,
-)
+from ._results import EvalResult, ItemError, ItemResult, summarize
+from ._resume import ResumePlan, resume_plan
 from ._targets import as_target_result, target_caller
 
 
@@ -100,6 +95,8 @@ async def arun_evals(
     fail_fast: bool = False,
     item_timeout: float | None = None,
     thresholds: Mapping[str, float] | None = None,
+    min_scored: float | None = None,
+    store_prompts: bool = True,
     progress: bool | None = None,
 ) -> EvalResult:
     """Score every item of ``data`` with ``scorers``, running ``target`` first if given.
@@ -120,14 +117,21 @@ async def arun_evals(
             ``max_concurrency`` and ``requests_per_minute`` still hold: the smaller limit
             wins.
         results_path: Stream one JSON line per finished item here.
-        resume: Keep the items already in ``results_path``; an item is run again when
-            it errored, when its content changed since (same id, different fields), or
-            when a scorer of this run has no result for it. A line cut short by a crash
-            is dropped; the last line per id wins.
+        resume: Keep the items already in ``results_path``. An item runs again from
+            scratch when its content changed since (same id, different fields) or it
+            failed outside its scorers (target error, timeout); a scorer is re-run on a
+            kept target output when it has no result for the item, failed, or had
+            another configuration (its `Scorer.fingerprint`: judge, options, scale,
+            prompt version). A line cut short by a crash is dropped; the last line per
+            id wins.
         fail_fast: Stop at the first failed item with `ItemFailedError`.
         item_timeout: Seconds allowed per item (target and scorers): finite and > 0;
             None for no limit.
         thresholds: Minimum mean per scorer id (finite numbers); sets ``passed``.
+        min_scored: With thresholds: the share of items (0 to 1) each thresholded scorer
+            must have scored; skipped and errored items count against it.
+        store_prompts: Keep prompts and sent messages in ``results_path`` (each once);
+            False writes compact lines with the judges' responses only.
         progress: Progress bar on stderr; default: only when stderr is a terminal.
 
     Returns:
@@ -148,23 +152,28 @@ async def arun_evals(
     concurrency = integer("concurrency", concurrency)
     model_concurrency = optional_integer("model_concurrency", model_concurrency)
     item_timeout = optional_positive("item_timeout", item_timeout)
+    if min_scored is not None and not 0 <= finite("min_scored", min_scored) <= 1:
+        raise ConfigError(f"min_scored must be a share between 0 and 1; got {min_scored!r}")
     items = load_dataset(data)
     scorer_map = _scorer_map(scorers)
     thresholds = _checked_thresholds(thresholds, scorer_map)
     call_target = target_caller(target)
     if results_path is None and resume:
         raise ConfigError("resume=True needs results_path")
-    results_file = ResultsFile(Path(results_path), resume) if results_path else None
-    done = _kept_results(items, results_file, scorer_map)
+    fingerprints = {sid: scorer.fingerprint for sid, scorer in scorer_map.items()}
+    results_file = ResultsFile(Path(results_path), resume, store_prompts) if results_path else None
+    done, partial = _resume_plans(items, results_file, fingerprints, call_target is not None)
     todo = [item for item in items if item.id not in done]
     bar = Progress(len(todo), progress)
     limiter = anyio.CapacityLimiter(model_concurrency or concurrency * len(scorer_map))
 
     async def finish(item: EvalItem) -> None:
-        result = await _run_item(item, call_target, scorer_map, item_timeout)
-        done[item.id] = result
+        plan = partial.get(item.id)
+        result = await _run_item(item, call_target, scorer_map, item_timeout, plan)
+        result.fingerprints = {sid: fingerprints[sid] for sid in result.scorer_results}
         if results_file is not None:
-            results_file.write(result)
+            result = results_file.write(result)
+        done[item.id] = result
         bar.advance(result.error is not None)
         if on_item_complete is not None:
             outcome = on_item_complete(result)
@@ -193,11 +202,19 @@ async def arun_evals(
         time.perf_counter() - started,
         resumed_ids,
         scales={sid: scorer.scale for sid, scorer in scorer_map.items()},
+        carried={
+            item_id: {"<target>", *plan.kept.scorer_results}
+            for item_id, plan in partial.items()
+            if item_id in done
+        },
+        rescored_for_config=sum(
+            plan.config_changed for item_id, plan in partial.items() if item_id in done
+        ),
     )
     # a first model call imports litellm (seconds of CPU, once): not the run's pace
     imported = litellm_import_cpu_s() - import_cpu_before
     summary.client_cpu_s = time.process_time() - cpu_started - imported
-    return _eval_result(summary, ordered, scorer_map, thresholds, results_path)
+    return _eval_result(summary, ordered, scorer_map, thresholds, min_scored, results_path)
 
 
 def _checked_thresholds(
@@ -210,17 +227,26 @@ def _checked_thresholds(
     return found
 
 
-def _kept_results(
-    items: Sequence[EvalItem], results_file: ResultsFile | None, scorers: Mapping[str, Scorer]
-) -> dict[str, ItemResult]:
-    """The items an earlier run finished that resuming may keep, by id."""
+def _resume_plans(
+    items: Sequence[EvalItem],
+    results_file: ResultsFile | None,
+    fingerprints: Mapping[str, str],
+    has_target: bool,
+) -> tuple[dict[str, ItemResult], dict[str, ResumePlan]]:
+    """Items an earlier run finished that resuming keeps whole, and those it re-scores
+    in part, by id."""
     previous = results_file.previous if results_file else {}
     done: dict[str, ItemResult] = {}
+    partial: dict[str, ResumePlan] = {}
     for item in items:
-        kept = reusable(previous.get(item.id), item, scorers)
-        if kept is not None:
-            done[item.id] = kept
-    return done
+        plan = resume_plan(previous.get(item.id), item, fingerprints, has_target)
+        if plan is None:
+            continue
+        if plan.rescore:
+            partial[item.id] = plan
+        else:
+            done[item.id] = plan.kept
+    return done, partial
 
 
 async def _run_item(
@@ -228,20 +254,29 @@ async def _run_item(
     call_target: Callable[[Any], Awaitable[Any]] | None,
     scorers: dict[str, Scorer],
     item_timeout: float | None,
+    plan: ResumePlan | None = None,
 ) -> ItemResult:
-    """One item, start to end; a timeout becomes its error, its cut-off calls kept."""
+    """One item, start to end (or, resuming with ``plan``, its scorers to re-run); a
+    timeout becomes its error, its cut-off calls kept."""
     started = time.perf_counter()
-    result = ItemResult(item=item)
+    if plan is None:
+        result, to_run = ItemResult(item=item), scorers
+    else:
+        result = plan.kept.model_copy(update={"scorer_results": dict(plan.kept.scorer_results)})
+        to_run = {sid: scorers[sid] for sid in plan.rescore}
     with record_calls() as calls:
         try:
-            with anyio.fail_after(item_timeout) if item_timeout is not None else contextlib.nullcontext():
-                await _process(item, result, call_target, scorers)
+            with anyio.fail_after(item_timeout) if item_timeout is not None else nullcontext():
+                await _process(item, result, None if plan else call_target, to_run)
         except TimeoutError:
             result.error = ItemError(phase="timeout", message=f"item took over {item_timeout:g} s")
             counted = {id(c) for c in result.target_calls}
             for scored in result.scorer_results.values():
                 counted.update(id(c) for c in scored.judge_calls)
             result.other_calls = [c for c in calls if id(c) not in counted]
+    result.scorer_results = {
+        sid: result.scorer_results[sid] for sid in scorers if sid in result.scorer_results
+    }
     result.duration_s = time.perf_counter() - started
     return result
 
@@ -251,19 +286,22 @@ def _eval_result(
     items: list[ItemResult],
     scorers: Mapping[str, Scorer],
     thresholds: dict[str, float],
+    min_scored: float | None,
     results_path: str | os.PathLike[str] | None,
 ) -> EvalResult:
     scores = {sid: s.mean for sid, s in summary.scorers.items() if sid in scorers}
-    failed = [
-        sid
-        for sid, minimum in thresholds.items()
-        if scores.get(sid) is None or scores[sid] < minimum  # type: ignore[operator]
-    ]
+    failed = []
+    for sid, minimum in thresholds.items():
+        mean, s = scores.get(sid), summary.scorers.get(sid)
+        short = min_scored is not None and s is not None and s.n_scored < min_scored * summary.items
+        if mean is None or mean < minimum or short:
+            failed.append(sid)
     return EvalResult(
         scores=scores,
         summary=summary,
         items=items,
         thresholds=thresholds,
+        min_scored=min_scored,
         passed=None if not thresholds else not failed,
         failed_thresholds=failed,
         results_path=None if results_path is None else str(results_path),
@@ -291,7 +329,11 @@ async def _process(
     scorers: dict[str, Scorer],
 ) -> None:
     output, context = item.output, item.context
-    if call_target is not None:
+    if result.target_result is not None:  # resuming: score the kept target output again
+        output = result.target_result.output
+        if result.target_result.context is not None:
+            context = result.target_result.context
+    elif call_target is not None:
         target_started = time.perf_counter()
         with record_calls() as calls:
             try:
@@ -338,7 +380,6 @@ async def _process(
         async with task_group() as tg:
             for sid, scorer in scorers.items():
                 tg.start_soon(score, sid, scorer)
-    result.scorer_results = {sid: result.scorer_results[sid] for sid in scorers}
     for sid, scored in result.scorer_results.items():
         if scored.status == "error":
             result.error = ItemError(phase="score", scorer_id=sid, message=scored.error or "")

@@ -278,6 +278,21 @@ class Judge:
         credentials and the API key left out), the step's prompt version and the sample
         index.
         """
+        return cache_key(
+            {
+                **self.identity(),
+                "messages": messages,
+                "schema": json_schema(schema),
+                "version": version,
+                "sample_index": sample_index,
+            }
+        )
+
+    def identity(self) -> dict[str, Any]:
+        """What about this judge can change an answer: model, api_base, the
+        structured-output mode and every request parameter (litellm keyword arguments
+        included; credential headers and the API key left out). Timeouts, retries and
+        limits are not part of it."""
         params = self._params()
         for name in ("extra_headers", "headers", "default_headers"):
             headers = params.get(name)
@@ -286,18 +301,12 @@ class Judge:
                     k: ("<secret>" if secret_header(str(k)) else v) for k, v in headers.items()
                 }
         params.pop("api_key", None)
-        return cache_key(
-            {
-                "model": self.model,
-                "api_base": self.api_base,
-                "messages": messages,
-                "schema": json_schema(schema),
-                "structured_output": self.structured_output,
-                "params": params,
-                "version": version,
-                "sample_index": sample_index,
-            }
-        )
+        return {
+            "model": self.model,
+            "api_base": self.api_base,
+            "structured_output": self.structured_output,
+            "params": params,
+        }
 
     async def structured(
         self,

@@ -72,6 +72,7 @@ class Scorer:
         steps: tuple[Step, ...] = (),
         score_fn: StepFn | None = None,
         reason_step: StepFn | PromptStep[Any] | None = None,
+        config: Any = None,
     ):
         self.id = id
         self.description = description
@@ -80,6 +81,23 @@ class Scorer:
         self._steps = steps
         self._score_fn = score_fn
         self._reason_step = reason_step
+        self._config = config
+
+    @property
+    def config(self) -> Any:
+        """The options the scorer was built with (recorded in its `fingerprint`)."""
+        return self._config
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of everything that can change this scorer's scores: id, scale,
+        ``config``, steps (function names, prompt versions, response schemas) and judge
+        (model, api_base, sampling parameters). Resume re-scores an item whose result
+        has another fingerprint. Code changes inside a step function do not show: bump
+        the `PromptStep` version (or the scorer id) when a step's meaning changes."""
+        from ._fingerprint import scorer_fingerprint
+
+        return scorer_fingerprint(self)
 
     def __repr__(self) -> str:
         names = [s.name for s in self._steps]
@@ -333,6 +351,7 @@ def create_scorer(
     description: str = "",
     judge: Judge | str | None = None,
     scale: float = 1.0,
+    config: Any = None,
 ) -> Scorer:
     """Start a custom scorer; add steps with the builder methods.
 
@@ -350,13 +369,15 @@ def create_scorer(
         description: What it measures.
         judge: A litellm model string or `Judge` for `PromptStep`s.
         scale: Multiplier applied to the [0, 1] score.
+        config: The options your steps close over (a dict or pydantic model); part of
+            the scorer's `fingerprint`, so resuming a run after changing them re-scores.
 
     Raises:
         ConfigError: For an empty id or a scale that is not a finite number in (0, 1e9].
     """
     if not isinstance(id, str) or not id.strip():
         raise ConfigError("create_scorer needs a non-empty id")
-    return Scorer(id=id, description=description, judge=as_judge(judge), scale=scale)
+    return Scorer(id=id, description=description, judge=as_judge(judge), scale=scale, config=config)
 
 
 __all__ = ["Scorer", "create_scorer"]

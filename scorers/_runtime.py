@@ -17,6 +17,7 @@ from ._pipeline import frozen_gc
 from ._sync import run_sync
 from ._tasks import map_bounded, task_group
 from ._types import ContextList, ReferenceIds, ReferenceTexts, to_chunks
+from ._types import _json_fallback as json_fallback
 
 
 def litellm_import_cpu_s() -> float:
@@ -34,6 +35,7 @@ __all__ = [
     "finite",
     "frozen_gc",
     "integer",
+    "json_fallback",
     "litellm_import_cpu_s",
     "map_bounded",
     "optional_integer",

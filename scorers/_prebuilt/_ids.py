@@ -138,7 +138,10 @@ def create_id_context_recall_scorer(
     opts = parse_options(IDContextOptions, options, "create_id_context_recall_scorer")
     return (
         create_scorer(
-            id="id-context-recall", description="Share of reference ids retrieved", scale=opts.scale
+            id="id-context-recall",
+            description="Share of reference ids retrieved",
+            scale=opts.scale,
+            config=opts,
         )
         .preprocess(ids_step(opts), name="ids")
         .generate_score(id_recall)
@@ -162,6 +165,7 @@ def create_id_context_precision_scorer(
             id="id-context-precision",
             description="Share of retrieved ids that are relevant",
             scale=opts.scale,
+            config=opts,
         )
         .preprocess(ids_step(opts), name="ids")
         .generate_score(id_precision)
@@ -205,7 +209,12 @@ def create_ranking_scorer(
         )
 
     return (
-        create_scorer(id=metric, description=f"{metric} (trec_eval definition)", scale=opts.scale)
+        create_scorer(
+            id=metric,
+            description=f"{metric} (trec_eval definition)",
+            scale=opts.scale,
+            config=opts,
+        )
         .preprocess(ids_step(opts), name="ids")
         .generate_score(generate_score)
         .generate_reason(reason)

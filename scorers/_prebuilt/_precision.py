@@ -200,6 +200,7 @@ def create_context_precision_scorer(
         description="Average precision of chunks useful for the ground truth",
         judge=as_judge(model),
         scale=opts.scale,
+        config=opts,
     ).preprocess(context_step(opts, "ground_truth", "ground truth"), name="context")
     scorer = with_verdicts(scorer, "ground_truth", opts.per_chunk).generate_score(precision_score)
     return explained(scorer, "ground truth", opts.llm_reason)
@@ -222,6 +223,7 @@ def create_context_utilization_scorer(
         description="Average precision of chunks the response used",
         judge=as_judge(model),
         scale=opts.scale,
+        config=opts,
     ).preprocess(context_step(opts, "output", "response"), name="context")
     scorer = with_verdicts(scorer, "output", opts.per_chunk).generate_score(precision_score)
     return explained(scorer, "response", opts.llm_reason)

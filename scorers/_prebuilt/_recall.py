@@ -150,6 +150,7 @@ def create_context_recall_scorer(
             description="Share of ground-truth claims supported by the retrieved context",
             judge=judge,
             scale=opts.scale,
+            config=opts,
         )
         .preprocess(context_step(opts, "ground_truth", "ground truth"), name="context")
         .preprocess(

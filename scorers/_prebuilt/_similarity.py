@@ -218,6 +218,7 @@ def create_non_llm_context_recall_scorer(
             id="non-llm-context-recall",
             description="Share of reference contexts matched by a chunk",
             scale=opts.scale,
+            config=opts,
         )
         .preprocess(_references_present(opts), name="_context")
         .analyze(similarities_step(opts, "reference"), name="similarities")
@@ -243,6 +244,7 @@ def create_non_llm_context_precision_scorer(
             id="non-llm-context-precision",
             description="Average precision of chunks matching a reference",
             scale=opts.scale,
+            config=opts,
         )
         .preprocess(_references_present(opts), name="_context")
         .analyze(similarities_step(opts, "chunk"), name="similarities")

@@ -262,7 +262,7 @@ def test_resume_reruns_items_that_failed_before(tmp_path):
     assert second.summary.item_errors == 0 and len(attempts) == 2
 
 
-def test_resume_reruns_changed_items_and_items_missing_a_new_scorer(tmp_path):
+def test_resume_reruns_changed_items_and_scores_a_new_scorer_on_kept_outputs(tmp_path):
     path = tmp_path / "r.jsonl"
     seen: list[str] = []
 
@@ -290,8 +290,9 @@ def test_resume_reruns_changed_items_and_items_missing_a_new_scorer(tmp_path):
 
     third = create_scorer(id="third").generate_score(lambda run, results: 0.25)
     result = run_evals(edited, [first, third], target, results_path=path, resume=True)
-    assert sorted(seen) == ["q0", "q1", "q2"]  # a scorer added: every item runs again
+    assert seen == []  # a scorer added: only it runs, on the kept target outputs
     assert result.scores == {"first": 1.0, "third": 0.25}
+    assert result.summary.rescored_items == 3 and result.summary.rescored_for_config == 0
     kept = read_results(path)
     assert sorted(r.item.id for r in kept) == ["0", "1", "2"]  # the last line per id wins
     assert all(sorted(r.scorer_results) == ["first", "third"] for r in kept)

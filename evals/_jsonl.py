@@ -1,0 +1,204 @@
+"""The results file: append-only JSON lines, one writer at a time, prompts stored once.
+
+Each finished item is one line, flushed as soon as it is written. A scorer result's
+``details["prompts"]`` repeats what its ``judge_calls[i].messages`` already hold, so the
+file keeps a reference (``{"$call": i, "cut": n}``) in its place and reading restores
+the text exactly. ``store_prompts=False`` drops prompts and sent messages altogether
+(responses stay). Resume reads the file line by line.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from pydantic import ValidationError
+
+from scorers import ConfigError, ScoreResult
+from scorers._runtime import json_fallback
+
+from ._results import ItemError, ItemResult
+
+try:  # advisory locks where the platform has them (POSIX)
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+
+def _user_content(messages: list[dict[str, Any]]) -> str | None:
+    for message in messages:
+        if message.get("role") == "user" and isinstance(message.get("content"), str):
+            return message["content"]
+    return None
+
+
+def _prompt_ref(prompt: Any, result: ScoreResult) -> Any:
+    """A reference to the judge call whose messages hold ``prompt``, else ``prompt``."""
+    for index, call in enumerate(result.judge_calls):
+        if isinstance(prompt, str):
+            content = _user_content(call.messages)
+            if content is not None and content.startswith(prompt):
+                return {"$call": index, "cut": len(prompt)}
+        elif isinstance(prompt, list) and call.messages[: len(prompt)] == prompt:
+            return {"$call": index, "messages": len(prompt)}
+    return prompt
+
+
+def _resolve_ref(value: Any, result: ScoreResult) -> Any:
+    if not (isinstance(value, dict) and "$call" in value):
+        return value
+    try:
+        messages = result.judge_calls[value["$call"]].messages
+    except (IndexError, TypeError):
+        return value
+    if "messages" in value:
+        return messages[: value["messages"]]
+    content = _user_content(messages)
+    return value if content is None else content[: value["cut"]]
+
+
+def compact(result: ItemResult, store_prompts: bool = True) -> ItemResult:
+    """``result`` as written to the file: each prompt once (or none)."""
+    scored = {}
+    for sid, score in result.scorer_results.items():
+        prompts = score.details.get("prompts")
+        if not store_prompts:
+            details = {k: v for k, v in score.details.items() if k != "prompts"}
+            calls = [c.model_copy(update={"messages": []}) for c in score.judge_calls]
+            score = score.model_copy(update={"details": details, "judge_calls": calls})
+        elif isinstance(prompts, dict):
+            refs = {key: _prompt_ref(p, score) for key, p in prompts.items()}
+            score = score.model_copy(update={"details": {**score.details, "prompts": refs}})
+        scored[sid] = score
+    update: dict[str, Any] = {"scorer_results": scored}
+    if not store_prompts:
+        update["target_calls"] = [
+            c.model_copy(update={"messages": []}) for c in result.target_calls
+        ]
+        update["other_calls"] = [c.model_copy(update={"messages": []}) for c in result.other_calls]
+    return result.model_copy(update=update)
+
+
+def expand(result: ItemResult) -> ItemResult:
+    """Undo `compact`'s prompt references, in place."""
+    for score in result.scorer_results.values():
+        prompts = score.details.get("prompts")
+        if isinstance(prompts, dict):
+            score.details["prompts"] = {k: _resolve_ref(v, score) for k, v in prompts.items()}
+    return result
+
+
+def encode(result: ItemResult, store_prompts: bool = True) -> tuple[bytes, ItemResult]:
+    """The file line of ``result`` and the result it stands for.
+
+    Values JSON cannot hold (objects a target returned) are written as their ``repr``.
+    When the line still cannot be written (text that is not valid Unicode, say), the
+    item becomes an error of its own (phase ``"write"``) and only it is affected.
+    """
+    try:
+        line = compact(result, store_prompts).model_dump_json(fallback=json_fallback)
+        return line.encode("utf-8") + b"\n", result
+    except (ValueError, TypeError) as exc:  # PydanticSerializationError is a ValueError
+        failed = ItemResult(
+            item=result.item,
+            error=ItemError(
+                phase="write",
+                message=f"the item's results cannot be stored as JSON: {type(exc).__name__}: {exc}",
+            ),
+            duration_s=result.duration_s,
+        )
+        return failed.model_dump_json().encode("utf-8") + b"\n", failed
+
+
+def iter_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
+    """``(line number, end offset, raw line)`` of a file, read as a stream."""
+    offset = 0
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            offset += len(raw)
+            yield number, offset, raw
+
+
+def read_file(path: Path) -> tuple[dict[str, ItemResult], int]:
+    """The items of a results file (the last line per id wins) and the byte offset where
+    its complete lines end; a last line cut short by a crash is left out, an unreadable
+    line elsewhere is reported on stderr with its number and skipped."""
+    found: dict[str, ItemResult] = {}
+    size = path.stat().st_size
+    good_end = 0
+    for number, end, raw in iter_lines(path):
+        if not raw.strip():
+            good_end = end
+            continue
+        try:
+            result = ItemResult.model_validate_json(raw)
+        except ValidationError as exc:
+            if end == size and not raw.endswith(b"\n"):
+                break  # cut short by a crash: dropped, and rewritten on resume
+            first = exc.errors(include_url=False)[0]
+            where = ".".join(str(p) for p in first["loc"])
+            print(
+                f"scorekit: {path} line {number} is not a result line ({where}: "
+                f"{first['msg']}); skipped",
+                file=sys.stderr,
+            )
+            good_end = end
+            continue
+        if not raw.endswith(b"\n"):
+            break  # complete JSON but no newline: rewrite it to be safe
+        good_end = end
+        found[result.item.id] = expand(result)
+    return found, good_end
+
+
+class ResultsFile:
+    """The append-only JSONL file of finished items, locked against a second writer."""
+
+    def __init__(self, path: Path, resume: bool, store_prompts: bool = True):
+        self.path = path
+        self.store_prompts = store_prompts
+        self.previous: dict[str, ItemResult] = {}
+        if path.is_dir():
+            raise ConfigError(f"results file {path} is a directory; give a file path")
+        if path.exists() and path.stat().st_size and not resume:
+            raise ConfigError(
+                f"results file {path} already exists; resume it (resume=True, CLI: --resume) "
+                "or choose another path"
+            )
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.handle: BinaryIO = path.open("ab")
+        except OSError as exc:
+            raise ConfigError(f"cannot write results file {path}: {exc.strerror or exc}") from None
+        self._lock()
+        if resume and path.stat().st_size:
+            self.previous, good_end = read_file(path)
+            if good_end < path.stat().st_size:  # drop a line cut short by a crash
+                os.ftruncate(self.handle.fileno(), good_end)
+
+    def _lock(self) -> None:
+        if fcntl is None:  # pragma: no cover
+            return
+        try:
+            fcntl.flock(self.handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.handle.close()
+            raise ConfigError(
+                f"results file {self.path} is being written by another scorekit run; wait "
+                "for it to finish or choose another path"
+            ) from None
+
+    def write(self, result: ItemResult) -> ItemResult:
+        """Append ``result``; returns what was written (an error result if it could not
+        be stored as it was)."""
+        line, written = encode(result, self.store_prompts)
+        self.handle.write(line)
+        self.handle.flush()
+        return written
+
+    def close(self) -> None:
+        """Release the lock and close the file."""
+        self.handle.close()

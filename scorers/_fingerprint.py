@@ -1,0 +1,71 @@
+"""A scorer's fingerprint: a short hash of everything that can change its scores.
+
+Resume compares fingerprints so that results of an earlier configuration (another judge,
+temperature, scale, option or prompt version) are never kept as if they were this run's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
+
+from ._steps import PromptStep
+from ._structured import json_schema
+
+if TYPE_CHECKING:
+    from ._judge import Judge
+    from ._pipeline import Scorer
+
+
+def _name(fn: Any) -> str:
+    """A function's stable name (module and qualified name; code changes are invisible)."""
+    module = getattr(fn, "__module__", None) or type(fn).__module__
+    qualname = getattr(fn, "__qualname__", None) or type(fn).__qualname__
+    return f"{module}.{qualname}"
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        value = {k: getattr(value, k) for k in type(value).model_fields}
+    return to_jsonable_python(value, fallback=lambda v: _name(v) if callable(v) else repr(v))
+
+
+def _judge(judge: Judge | str | None) -> Any:
+    if judge is None or isinstance(judge, str):
+        return judge
+    return judge.identity()
+
+
+def _step(fn: Any) -> Any:
+    if isinstance(fn, PromptStep):
+        schema = json.dumps(json_schema(fn.output_schema), sort_keys=True)  # type: ignore[arg-type]
+        return {
+            "prompt": _name(fn.create_prompt),
+            "version": fn.version,
+            "schema": hashlib.sha256(schema.encode()).hexdigest()[:16],
+            "check": None if fn.check is None else _name(fn.check),
+            "for_each": None if fn.for_each is None else _name(fn.for_each),
+            "judge": _judge(fn.judge),
+        }
+    return None if fn is None else _name(fn)
+
+
+def scorer_fingerprint(scorer: Scorer) -> str:
+    """16 hex digits of the sha256 of the scorer's id, scale, options, steps (prompt
+    versions and response schemas included) and judge (model, api_base, sampling
+    parameters; not timeouts, retries or credentials)."""
+    payload = {
+        "id": scorer.id,
+        "scale": scorer.scale,
+        "config": _jsonable(scorer.config),
+        "judge": _judge(scorer.judge),
+        "steps": [[s.kind, s.name, _step(s.fn)] for s in scorer._steps],
+        "score": _step(scorer._score_fn),
+        "reason": _step(scorer._reason_step),
+    }
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
