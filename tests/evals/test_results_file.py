@@ -138,7 +138,8 @@ def test_an_item_that_cannot_be_stored_errors_alone_and_resume_works(tmp_path: P
 def test_a_corrupted_line_is_reported_with_its_number(tmp_path: Path, capsys):
     out = tmp_path / "r.jsonl"
     scorer = create_scorer(id="s").generate_score(lambda run, results: 1)
-    run_evals([{"input": "a"}, {"input": "b"}, {"input": "c"}], [scorer], results_path=out)
+    data = [{"input": "a"}, {"input": "b"}, {"input": "c"}]
+    run_evals(data, [scorer], results_path=out, concurrency=1)
     lines = out.read_text().splitlines(keepends=True)
     lines[1] = '{"item": "not an item"}\n'
     out.write_text("".join(lines))
