@@ -129,6 +129,7 @@ def read_file(path: Path) -> tuple[dict[str, ItemResult], int]:
     found: dict[str, ItemResult] = {}
     size = path.stat().st_size
     good_end = 0
+    problems: list[str] = []
     for number, end, raw in iter_lines(path):
         if not raw.strip():
             good_end = end
@@ -140,17 +141,20 @@ def read_file(path: Path) -> tuple[dict[str, ItemResult], int]:
                 break  # cut short by a crash: dropped, and rewritten on resume
             first = exc.errors(include_url=False)[0]
             where = ".".join(str(p) for p in first["loc"])
-            print(
-                f"scorekit: {path} line {number} is not a result line ({where}: "
-                f"{first['msg']}); skipped",
-                file=sys.stderr,
-            )
+            problems.append(f"line {number} is not a result line ({where}: {first['msg']})")
             good_end = end
             continue
         if not raw.endswith(b"\n"):
             break  # complete JSON but no newline: rewrite it to be safe
         good_end = end
         found[result.item.id] = expand(result)
+    if problems and not found:
+        raise ConfigError(
+            f"{path} is not a scorekit results file ({problems[0]}); give a file written "
+            "by run_evals(results_path=...) or `scorekit run --out`"
+        )
+    for problem in problems:
+        print(f"scorekit: {path} {problem}; skipped", file=sys.stderr)
     return found, good_end
 
 

@@ -55,6 +55,61 @@ class ItemError(BaseModel):
     scorer_id: str | None = None
 
 
+class ErrorRecord(BaseModel):
+    """One failure of a run, for reports: an item's target, timeout or write error, or
+    one scorer's error on an item.
+
+    Attributes:
+        item_id: The item.
+        phase: ``"target"``, ``"score"``, ``"timeout"`` or ``"write"``.
+        scorer_id: The failing scorer, for ``phase == "score"``.
+        kind: The exception type (``JudgeAPIError``, ``TimeoutError``, ...).
+        message: The error message.
+    """
+
+    item_id: str
+    phase: str
+    scorer_id: str | None = None
+    kind: str
+    message: str
+
+
+def _kind(message: str, default: str) -> str:
+    head, sep, _ = message.partition(":")
+    return head if sep and head.isidentifier() else default
+
+
+def run_errors(items: Sequence[ItemResult]) -> list[ErrorRecord]:
+    """Every failure in ``items``: each scorer error, and each item error that happened
+    outside the scorers (target, timeout, write)."""
+    found = []
+    for item in items:
+        error = item.error
+        if error is not None and error.phase != "score":
+            default = "TimeoutError" if error.phase == "timeout" else "Error"
+            found.append(
+                ErrorRecord(
+                    item_id=item.item.id,
+                    phase=error.phase,
+                    kind=_kind(error.message, default),
+                    message=error.message,
+                )
+            )
+        for sid, result in item.scorer_results.items():
+            if result.status == "error":
+                message = result.error or ""
+                found.append(
+                    ErrorRecord(
+                        item_id=item.item.id,
+                        phase="score",
+                        scorer_id=sid,
+                        kind=_kind(message, "Error"),
+                        message=message,
+                    )
+                )
+    return found
+
+
 class ItemResult(BaseModel):
     """One finished item; also one line of the results file.
 
@@ -105,6 +160,10 @@ class EvalResult(BaseModel):
     failed_thresholds: list[str] = Field(default_factory=list)
     results_path: str | None = None
 
+    def errors(self) -> list[ErrorRecord]:
+        """Every failure of the run (see `ErrorRecord`), in item order."""
+        return run_errors(self.items)
+
     def table(self) -> str:
         """The per-scorer summary table (what the CLI prints)."""
         return format_table(self.summary, self.thresholds, self.failed_thresholds, self.min_scored)
@@ -114,7 +173,8 @@ def read_results(path: str | os.PathLike[str]) -> list[ItemResult]:
     """The `ItemResult`s of a results file written by `run_evals` (``results_path``).
 
     Raises:
-        ConfigError: If the file does not exist.
+        ConfigError: If the file does not exist or holds no result line (a data set,
+            say).
     """
     from ._jsonl import read_file
 
@@ -135,12 +195,26 @@ def compare_runs(
     Args:
         baseline: An `EvalResult` or a results file.
         candidate: The same, for the new run.
+
+    Raises:
+        ConfigError: If a path is not a results file, or the runs share no scorer.
     """
 
     def items(run: EvalResult | str | os.PathLike[str]) -> list[ItemResult]:
         return run.items if isinstance(run, EvalResult) else read_results(run)
 
-    return compare_items(items(baseline), items(candidate))
+    base, cand = items(baseline), items(candidate)
+    comparison = compare_items(base, cand)
+    if not comparison.scorers:
+
+        def ids(run: Sequence[ItemResult]) -> list[str]:
+            return sorted({sid for r in run for sid in r.scorer_results})
+
+        raise ConfigError(
+            f"the runs have no scorer in common (baseline: {ids(base) or 'none'}; "
+            f"candidate: {ids(cand) or 'none'}); compare runs of the same scorers"
+        )
+    return comparison
 
 
 def summarize(

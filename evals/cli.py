@@ -1,13 +1,19 @@
-"""The ``scorekit`` command line: ``run``, ``scorers`` and ``demo``."""
+"""The ``scorekit`` command line: ``run``, ``demo``, ``compare`` and ``scorers``.
+
+Exit codes: 0 passed, 1 a threshold failed, 2 usage / configuration / data / judge
+setup error, 3 items errored, 130 interrupted (see `evals._cli_output`).
+"""
 
 from __future__ import annotations
 
 import argparse
 import importlib
 import json
+import math
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from scorers import (
@@ -20,20 +26,67 @@ from scorers import (
     scorer_ids,
 )
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+from ._cli_output import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_THRESHOLD,
+    EXIT_USAGE,
+    print_run,
+)
+
+# kept for callers of earlier versions
+EXIT_FAILED = EXIT_THRESHOLD
 
 
-def _judge(args: argparse.Namespace) -> Judge | None:
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("scorekit")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "unknown"
+
+
+def _value(text: str) -> Any:
+    """An option value: JSON when it parses (``true``, ``3``, ``["a"]``), else the text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _options(values: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``--option ID.KEY=VALUE`` flags as ``{ID: {KEY: value}}`` (``judge`` for the judge)."""
+    found: dict[str, dict[str, Any]] = {}
+    for value in values:
+        target, sep, assignment = value.partition(".")
+        key, eq, raw = assignment.partition("=")
+        if not (sep and eq and target and key):
+            raise ConfigError(
+                f"--option takes SCORER.KEY=VALUE or judge.KEY=VALUE, e.g. "
+                f"context-precision.per_chunk=true; got {value!r}"
+            )
+        found.setdefault(target, {})[key] = _value(raw)
+    return found
+
+
+def _judge(args: argparse.Namespace, options: dict[str, Any]) -> Judge | None:
     model = args.model or os.environ.get("SCOREKIT_MODEL")
     if not model:
+        if options:
+            raise ConfigError("--option judge.* needs a judge: pass --model")
         return None
     api_base = args.api_base or os.environ.get("SCOREKIT_API_BASE")
-    return Judge(
-        model,
-        api_base=api_base,
-        cache=not args.no_cache,
-        client_processes=args.client_processes,
-    )
+    try:
+        return Judge(
+            model,
+            api_base=api_base,
+            cache=not args.no_cache,
+            client_processes=args.client_processes,
+            **options,
+        )
+    except ConfigError as exc:
+        raise ConfigError(f"{exc} (from --model / --option judge.*)") from None
 
 
 def _thresholds(values: Sequence[str], flag: str = "--threshold") -> dict[str, float]:
@@ -46,8 +99,10 @@ def _thresholds(values: Sequence[str], flag: str = "--threshold") -> dict[str, f
             raise ConfigError(
                 f"{flag} takes ID=VALUE, e.g. context-recall=0.7; got {value!r}"
             ) from None
-        if not sep:
+        if not sep or not sid:
             raise ConfigError(f"{flag} takes ID=VALUE; got {value!r}")
+        if not math.isfinite(found[sid]):
+            raise ConfigError(f"{flag} {sid}= needs a finite number; got {number!r}")
     return found
 
 
@@ -66,39 +121,60 @@ def _load_target(spec: str | None) -> Any:
     return target
 
 
-def _report(result: Any, fmt: str) -> int:
-    if fmt == "json":
-        print(
-            json.dumps(
-                {
-                    "scores": result.scores,
-                    "passed": result.passed,
-                    "failed_thresholds": result.failed_thresholds,
-                    "summary": result.summary.model_dump(mode="json"),
-                    "results_path": result.results_path,
-                },
-                indent=2,
+def _check_flags(args: argparse.Namespace) -> None:
+    """Refuse bad flag values by their flag names, before any work."""
+    if args.concurrency < 1:
+        raise ConfigError(f"--concurrency must be an integer >= 1; got {args.concurrency}")
+    if args.client_processes < 0:
+        raise ConfigError(f"--client-processes must be >= 0; got {args.client_processes}")
+    if args.limit is not None and args.limit < 1:
+        raise ConfigError(f"--limit must be an integer >= 1; got {args.limit}")
+    if args.item_timeout is not None and not (
+        math.isfinite(args.item_timeout) and args.item_timeout > 0
+    ):
+        raise ConfigError(f"--item-timeout must be a finite number > 0; got {args.item_timeout}")
+    if args.min_scored is not None and not 0 <= args.min_scored <= 1:
+        raise ConfigError(f"--min-scored must be a share between 0 and 1; got {args.min_scored}")
+    if args.resume and not args.out:
+        raise ConfigError("--resume needs --out FILE (the results file to continue)")
+    if args.out:
+        out = Path(args.out)
+        if out.is_dir():
+            raise ConfigError(f"--out {out} is a directory; give a file path")
+        if out.exists() and out.stat().st_size and not args.resume:
+            raise ConfigError(
+                f"--out {out} already exists; add --resume to continue it, or choose another path"
             )
-        )
-    else:
-        print(result.table())
-    if result.passed is False or result.summary.item_errors:
-        return EXIT_FAILED
-    return EXIT_OK
 
 
-def _add_run_options(parser: argparse.ArgumentParser) -> None:
+def _run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help="judge model (litellm string); default $SCOREKIT_MODEL")
     parser.add_argument("--api-base", help="OpenAI-compatible base URL; default $SCOREKIT_API_BASE")
     parser.add_argument("--concurrency", type=int, default=8, help="items in flight (default 8)")
     parser.add_argument("--out", help="stream one JSON line per finished item to this file")
     parser.add_argument("--resume", action="store_true", help="keep items already in --out")
     parser.add_argument(
+        "--no-prompts",
+        action="store_true",
+        help="leave prompts and sent messages out of --out (compact lines)",
+    )
+    parser.add_argument(
         "--threshold",
         action="append",
         default=[],
         metavar="ID=VALUE",
         help="fail (exit 1) when a scorer's mean is below VALUE",
+    )
+    parser.add_argument(
+        "--min-scored",
+        type=float,
+        metavar="SHARE",
+        help="with --threshold: also fail unless each thresholded scorer scored this share "
+        "of items (0-1; skipped and errored items count against it)",
+    )
+    parser.add_argument("--limit", type=int, metavar="N", help="only the first N items")
+    parser.add_argument(
+        "--item-timeout", type=float, metavar="SECONDS", help="time allowed per item"
     )
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -114,7 +190,13 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``scorekit``."""
-    parser = argparse.ArgumentParser(prog="scorekit", description="Score RAG retrieval and agents.")
+    parser = argparse.ArgumentParser(
+        prog="scorekit",
+        description="Score RAG retrieval and agents.",
+        epilog="exit codes: 0 passed, 1 threshold failed, 2 usage/config/setup error, "
+        "3 items errored, 130 interrupted",
+    )
+    parser.add_argument("--version", action="version", version=f"scorekit {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     run = commands.add_parser("run", help="score a labelled data set")
@@ -131,7 +213,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="MODULE:CALLABLE",
         help="function (or Agent) called with each item's input",
     )
-    _add_run_options(run)
+    run.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="SCORER.KEY=VALUE",
+        help="a scorer option (context-precision.per_chunk=true) or a judge one "
+        "(judge.temperature=0.2); VALUE is JSON when it parses, else text",
+    )
+    _run_options(run)
 
     commands.add_parser("scorers", help="list scorer ids and registered context extractors")
 
@@ -148,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--format", choices=("table", "json"), default="table")
 
     demo = commands.add_parser("demo", help="run the embedded quickstart (no API key needed)")
-    _add_run_options(demo)
+    _run_options(demo)
     return parser
 
 
@@ -167,8 +257,11 @@ def _list_scorers() -> int:
 def _compare(args: argparse.Namespace) -> int:
     from ._results import compare_runs
 
-    comparison = compare_runs(args.baseline, args.candidate)
+    for flag, path in (("baseline", args.baseline), ("candidate", args.candidate)):
+        if not Path(path).is_file():
+            raise ConfigError(f"{flag} {path} is not a file")
     limits = _thresholds(args.max_drop, "--max-drop")
+    comparison = compare_runs(args.baseline, args.candidate)
     dropped = [
         sid
         for sid, limit in limits.items()
@@ -180,7 +273,62 @@ def _compare(args: argparse.Namespace) -> int:
         print(comparison.table())
         for sid in dropped:
             print(f"{sid}: dropped by more than {limits[sid]:g} (or missing)")
-    return EXIT_FAILED if dropped else EXIT_OK
+    return EXIT_THRESHOLD if dropped else EXIT_OK
+
+
+def _scorers(args: argparse.Namespace, judge: Judge | None, options: dict[str, dict]) -> list:
+    wanted = [s.strip() for value in args.scorer for s in value.split(",") if s.strip()]
+    unknown = sorted(set(options) - set(wanted))
+    if unknown:
+        raise ConfigError(f"--option names {unknown}, which are not among --scorer {wanted}")
+    chosen = []
+    for sid in wanted:
+        try:
+            chosen.append(scorer_by_id(sid, judge, options.get(sid)))
+        except ConfigError as exc:
+            where = f" (from --option {sid}.*)" if sid in options else ""
+            raise ConfigError(f"{exc}{where}") from None
+    return chosen
+
+
+def _execute(args: argparse.Namespace) -> int:
+    _check_flags(args)
+    options = _options(getattr(args, "option", []))
+    judge = _judge(args, options.pop("judge", {}))
+    try:
+        common: dict[str, Any] = {
+            "concurrency": args.concurrency,
+            "results_path": args.out,
+            "resume": args.resume,
+            "thresholds": _thresholds(args.threshold),
+            "min_scored": args.min_scored,
+            "item_timeout": args.item_timeout,
+            "store_prompts": not args.no_prompts,
+            "progress": False if args.no_progress else None,
+        }
+        if args.command == "demo":
+            from . import quickstart
+
+            if judge is None:
+                print(
+                    "scorekit demo: BM25 over the embedded corpus, model-free scorers "
+                    "(add --model to include the LLM scorers)\n",
+                    file=sys.stderr,
+                )
+            return print_run(quickstart.run(judge, limit=args.limit, **common), args.format)
+
+        from ._data import load_dataset
+        from ._runner import run_evals
+
+        chosen = _scorers(args, judge, options)
+        target = _load_target(args.target)
+        items = load_dataset(args.data)
+        if args.limit is not None:
+            items = items[: args.limit]
+        return print_run(run_evals(items, chosen, target, **common), args.format)
+    finally:
+        if judge is not None:
+            judge.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -191,39 +339,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _list_scorers()
         if args.command == "compare":
             return _compare(args)
-        from ._runner import run_evals
-
-        judge = _judge(args)
-        try:
-            common = {
-                "concurrency": args.concurrency,
-                "results_path": args.out,
-                "resume": args.resume,
-                "thresholds": _thresholds(args.threshold),
-                "progress": False if args.no_progress else None,
-            }
-            if args.command == "demo":
-                from . import quickstart
-
-                if judge is None:
-                    print(
-                        "scorekit demo: BM25 over the embedded corpus, model-free scorers "
-                        "(add --model to include the LLM scorers)\n",
-                        file=sys.stderr,
-                    )
-                result = quickstart.run(judge, **common)
-                return _report(result, args.format)
-
-            wanted = [s.strip() for value in args.scorer for s in value.split(",") if s.strip()]
-            chosen = [scorer_by_id(sid, judge) for sid in wanted]
-            result = run_evals(args.data, chosen, _load_target(args.target), **common)
-            return _report(result, args.format)
-        finally:
-            if judge is not None:
-                judge.close()
+        return _execute(args)
     except KeyboardInterrupt:
-        print("\nscorekit: interrupted; finished items are in --out", file=sys.stderr)
-        return 130
+        where = "; finished items are in --out" if getattr(args, "out", None) else ""
+        print(f"\nscorekit: interrupted{where}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except JudgeAPIError as exc:  # a provider's message may span lines: one line here
         print(f"scorekit: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return EXIT_USAGE

@@ -111,6 +111,10 @@ def scorers(model: str | Judge | None = None) -> list[Scorer]:
     return chosen
 
 
-def run(model: str | Judge | None = None, k: int = 3, **kwargs: Any) -> EvalResult:
-    """Run the quickstart: BM25 (top ``k``) over the corpus, scored on every question."""
-    return run_evals(items(), scorers(model), target=BM25Retriever(passages(), k=k), **kwargs)
+def run(
+    model: str | Judge | None = None, k: int = 3, limit: int | None = None, **kwargs: Any
+) -> EvalResult:
+    """Run the quickstart: BM25 (top ``k``) over the corpus, scored on every question (or
+    the first ``limit``); ``kwargs`` go to `run_evals`."""
+    chosen = items() if limit is None else items()[:limit]
+    return run_evals(chosen, scorers(model), target=BM25Retriever(passages(), k=k), **kwargs)

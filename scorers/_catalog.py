@@ -11,7 +11,7 @@ from ._pipeline import Scorer
 # importing the scorer modules registers their factories
 from ._prebuilt import _ids, _precision, _recall, _similarity  # noqa: F401
 from ._prebuilt._ids import create_ranking_scorer
-from ._prebuilt._ranking import RANKING_METRICS
+from ._prebuilt._ranking import RANKING_METRICS, ranking_metric
 from ._prebuilt._registry import REGISTRY
 
 
@@ -42,7 +42,8 @@ def scorer_by_id(
     if entry is not None:
         return entry.factory(options)  # type: ignore[no-any-return]
     try:
-        return create_ranking_scorer(scorer_id, options)
+        ranking_metric(scorer_id)
     except ConfigError:
         known = ", ".join([*REGISTRY, *RANKING_METRICS])
         raise ConfigError(f"unknown scorer id {scorer_id!r}; known: {known}") from None
+    return create_ranking_scorer(scorer_id, options)

@@ -132,7 +132,7 @@ def test_item_errors_exit_nonzero(tmp_path, capsys):
     path.write_text(
         json.dumps({"input": "q", "context": ["no id"], "reference_context_ids": ["1"]})
     )
-    assert main(["run", str(path), "--scorer", "id-context-recall", "--no-progress"]) == 1
+    assert main(["run", str(path), "--scorer", "id-context-recall", "--no-progress"]) == 3
 
 
 @pytest.mark.parametrize(

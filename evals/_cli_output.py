@@ -1,0 +1,83 @@
+"""What ``scorekit run`` prints and the exit code it returns."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+from typing import TextIO
+
+from ._results import ErrorRecord, EvalResult
+
+EXIT_OK = 0
+"""Every threshold passed (or none was set) and no item errored."""
+EXIT_THRESHOLD = 1
+"""A threshold (or ``--max-drop`` of ``compare``) failed."""
+EXIT_USAGE = 2
+"""Bad usage, configuration, data or judge setup: nothing was scored (or the run stopped)."""
+EXIT_ITEM_ERRORS = 3
+"""Items errored (target, scorer, timeout); wins over ``EXIT_THRESHOLD``."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C; finished items are in ``--out``."""
+
+SHOWN_PER_KIND = 3
+
+
+def exit_code(result: EvalResult) -> int:
+    """The exit code of a finished run (see the ``EXIT_*`` constants)."""
+    if result.summary.item_errors:
+        return EXIT_ITEM_ERRORS
+    if result.passed is False:
+        return EXIT_THRESHOLD
+    return EXIT_OK
+
+
+def error_groups(errors: list[ErrorRecord]) -> dict[tuple[str, str], list[ErrorRecord]]:
+    """Errors grouped by (phase, exception type), the largest group first."""
+    groups: dict[tuple[str, str], list[ErrorRecord]] = defaultdict(list)
+    for error in errors:
+        groups[(error.phase, error.kind)].append(error)
+    return dict(sorted(groups.items(), key=lambda kv: -len(kv[1])))
+
+
+def format_errors(errors: list[ErrorRecord], shown: int = SHOWN_PER_KIND) -> str:
+    """The error report printed on stderr after the summary."""
+    if not errors:
+        return ""
+    items = len({e.item_id for e in errors})
+    lines = [f"errors: {len(errors)} on {items} item(s)"]
+    for (phase, kind), group in error_groups(errors).items():
+        lines.append(f"  {kind} in {phase} × {len(group)}")
+        for error in group[:shown]:
+            where = f"item {error.item_id!r}"
+            if error.scorer_id:
+                where += f", scorer {error.scorer_id}"
+            message = " ".join(error.message.split())
+            if len(message) > 300:
+                message = message[:299] + "…"
+            lines.append(f"    {where}: {message}")
+        if len(group) > shown:
+            lines.append(f"    ... and {len(group) - shown} more (all in --format json / --out)")
+    return "\n".join(lines)
+
+
+def print_run(result: EvalResult, fmt: str, out: TextIO | None = None) -> int:
+    """Print a finished run as a table (errors on stderr) or as JSON; the exit code."""
+    out = sys.stdout if out is None else out
+    errors = result.errors()
+    if fmt == "json":
+        report = {
+            "scores": result.scores,
+            "passed": result.passed,
+            "failed_thresholds": result.failed_thresholds,
+            "summary": result.summary.model_dump(mode="json"),
+            "errors": [e.model_dump(mode="json") for e in errors],
+            "results_path": result.results_path,
+            "exit_code": exit_code(result),
+        }
+        print(json.dumps(report, indent=2), file=out)
+    else:
+        print(result.table(), file=out)
+        if errors:
+            print(format_errors(errors), file=sys.stderr)
+    return exit_code(result)
