@@ -9,17 +9,55 @@ them), so prompts and their parser cannot drift apart.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from ._types import Chunk
 
-_FENCE_TAGS = re.compile(
-    r"<(/?)(context|chunk|claims|claim|answer|question|ground_truth)\b", re.IGNORECASE
-)
+_TAG_NAMES = "context|chunk|claims|claim|answer|question|ground_truth"
+_FENCE_TAGS = re.compile(rf"<(\s*/?\s*)({_TAG_NAMES})\b", re.IGNORECASE)
+_LOOKALIKE_TAGS = re.compile(rf"<\s*/?\s*(?:{_TAG_NAMES})\b", re.IGNORECASE)
+
+# characters a model may read as an angle bracket, and letters that look like the Latin
+# ones of our tag names (Cyrillic and Greek); NFKC already folds fullwidth and small forms
+_BRACKETS = dict.fromkeys("‹〈〈⟨˂ᐸ❮⧼〈", "<") | dict.fromkeys("›〉〉⟩˃ᐳ❯⧽〉", ">")
+_HOMOGLYPHS = {
+    **dict(zip("аеосрхукмнтіјѕһԁԛԝ", "aeocpxykmhtijshdqw", strict=True)),
+    **dict(zip("АЕОСРХУКМНТІЈЅ", "AEOCPXYKMHTIJS", strict=True)),
+    **dict(zip("αεοτικνρυχ", "aeotikvpux", strict=True)),
+    **dict(zip("ΑΕΟΤΙΚΝΡΥΧΗΜ", "AEOTIKNPYXHM", strict=True)),
+}
+
+
+def _folded(char: str) -> str:
+    """What ``char`` reads as, for tag detection: format characters (zero-width, bidi
+    controls) vanish; compatibility forms, lookalike brackets and letters fold."""
+    if unicodedata.category(char) == "Cf":
+        return ""
+    char = unicodedata.normalize("NFKC", char)
+    return "".join(_BRACKETS.get(c, _HOMOGLYPHS.get(c, c)) for c in char)
 
 
 def fence(text: str) -> str:
-    """Neutralise our fence tags inside data so a chunk cannot close its fence."""
-    return _FENCE_TAGS.sub(lambda m: f"[{m.group(1)}{m.group(2)}", text)
+    """Neutralise our fence tags inside data so a chunk cannot close its fence.
+
+    The opening bracket of every fence tag becomes ``[``. Tags are found on a folded
+    copy of the text (NFKC; zero-width and bidi controls removed; lookalike brackets
+    and Cyrillic / Greek lookalike letters folded; spaces after ``<`` allowed), so
+    ``< /context>``, ``<\u200b/context>``, ``＜/context＞`` and ``<сontext>`` (Cyrillic
+    ``с``) are caught as well as ``</context>``. Other text is left exactly as it was.
+    """
+    if text.isascii():
+        return _FENCE_TAGS.sub(lambda m: f"[{m.group(1)}{m.group(2)}", text)
+    folded: list[str] = []
+    origin: list[int] = []  # index in ``text`` of each folded character
+    for index, char in enumerate(text):
+        for piece in _folded(char):
+            folded.append(piece)
+            origin.append(index)
+    starts = {origin[m.start()] for m in _LOOKALIKE_TAGS.finditer("".join(folded))}
+    if not starts:
+        return text
+    return "".join("[" if i in starts else c for i, c in enumerate(text))
 
 
 def numbered(tag: str, texts: list[str]) -> str:
