@@ -25,6 +25,12 @@ from ._errors import (
     JudgeSetupError,
     ScorekitError,
 )
+from ._evaluate import (
+    RankingComparison,
+    RankingEvaluation,
+    compare_rankings,
+    evaluate_ranking,
+)
 from ._judge import Judge
 from ._litellm import LiteLLMTransport
 from ._messages import ToolResult, final_text, is_agent_shaped, tool_results
@@ -52,7 +58,9 @@ from ._prebuilt._similarity import (
     similarity_matrix,
 )
 from ._scripted import ScriptedTransport
+from ._significance import PairedTest, holm, paired_test
 from ._steps import NotScorable, PromptStep, StepResults, not_scorable
+from ._trec import load_qrels, load_run, write_qrels
 from ._types import AgentOutput, Chunk, JudgeCall, ScoreResult, ScorerRun
 
 __version__ = "0.1.0"
@@ -86,7 +94,10 @@ __all__ = [
     "ModelRequest",
     "NonLLMContextOptions",
     "NotScorable",
+    "PairedTest",
     "PromptStep",
+    "RankingComparison",
+    "RankingEvaluation",
     "ScaleOptions",
     "ScoreResult",
     "ScorekitError",
@@ -99,6 +110,7 @@ __all__ = [
     "Transport",
     "TransportError",
     "average_precision",
+    "compare_rankings",
     "create_context_precision_scorer",
     "create_context_recall_scorer",
     "create_context_utilization_scorer",
@@ -109,11 +121,16 @@ __all__ = [
     "create_ranking_scorer",
     "create_scorer",
     "default_cache_dir",
+    "evaluate_ranking",
     "final_text",
     "get_context_extractor",
+    "holm",
     "is_agent_shaped",
     "list_context_extractors",
+    "load_qrels",
+    "load_run",
     "not_scorable",
+    "paired_test",
     "register_context_extractor",
     "resolve_context",
     "scorer_by_id",
@@ -121,4 +138,5 @@ __all__ = [
     "similarity_matrix",
     "tool_results",
     "tool_results_extractor",
+    "write_qrels",
 ]

@@ -32,7 +32,7 @@ EVASIONS = [
     "<ｃｏｎｔｅｘｔ>",  # fullwidth letters
     "<𝐜𝐨𝐧𝐭𝐞𝐱𝐭>",  # mathematical bold letters
     "</ground_truth>",
-    "<claim index=\"0\">",
+    '<claim index="0">',
 ]
 
 

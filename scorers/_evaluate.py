@@ -1,0 +1,314 @@
+"""`evaluate_ranking`: trec_eval's measures over whole runs, all queries at once."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from itertools import repeat
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from ._errors import ConfigError
+from ._ranking_kernel import Metric, RankedBatch, parse_metric
+from ._significance import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    PairedTest,
+    adjust_family,
+    paired_test,
+)
+
+RunLike = Mapping[str, Mapping[str, float] | Sequence[str]]
+
+
+class RankingEvaluation(BaseModel):
+    """What `evaluate_ranking` returns.
+
+    Attributes:
+        metrics: The metric names, as asked for.
+        means: ``{metric: mean over the evaluated queries}``.
+        per_query: ``{query_id: {metric: value}}`` for every evaluated query.
+        n_queries: Queries evaluated.
+        missing_from_run: Queries with qrels but no ranking (counted as 0 with
+            ``missing="zero"``, left out with ``missing="ignore"``).
+        missing_from_qrels: Queries ranked but never judged (always left out).
+        relevance_level: The grade from which a document counts as relevant.
+        missing: How queries absent from the run were counted.
+    """
+
+    metrics: list[str]
+    means: dict[str, float]
+    per_query: dict[str, dict[str, float]] = Field(repr=False)
+    n_queries: int
+    missing_from_run: list[str] = Field(default_factory=list)
+    missing_from_qrels: list[str] = Field(default_factory=list)
+    relevance_level: float = 1.0
+    missing: str = "ignore"
+
+    def values(self, metric: str) -> dict[str, float]:
+        """``{query_id: value}`` of one metric."""
+        return {q: row[metric] for q, row in self.per_query.items()}
+
+
+def _parse_metrics(metrics: str | Sequence[str]) -> list[Metric]:
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not names:
+        raise ConfigError("evaluate_ranking needs at least one metric, e.g. ['ndcg@10', 'map']")
+    if len(set(names)) != len(names):
+        raise ConfigError(f"metrics are listed twice: {names}")
+    return [parse_metric(name) for name in names]
+
+
+def _scored(ranking: Mapping[str, float] | Sequence[str]) -> Mapping[str, float]:
+    if isinstance(ranking, Mapping):
+        return ranking
+    if isinstance(ranking, str):
+        raise ConfigError("a run's ranking is a list of document ids or {doc_id: score}, not a str")
+    docs = list(ranking)
+    if len(set(docs)) != len(docs):
+        raise ConfigError("a ranked list holds a document twice")
+    return dict(zip(docs, range(len(docs), 0, -1), strict=True))  # best first
+
+
+def _order(query: np.ndarray, scores: np.ndarray, docs: list[str]) -> np.ndarray:
+    """Positions sorted by query, score descending, ties by document id descending."""
+    order = np.lexsort((-scores, query))
+    q, s = query[order], scores[order]
+    tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if not tied.any():
+        return order
+    starts = np.flatnonzero(np.diff(np.concatenate(([False], tied, [False])).astype(np.int8)))
+    for begin, end in zip(starts[::2], starts[1::2], strict=True):
+        group = order[begin : end + 1]
+        order[begin : end + 1] = sorted(group.tolist(), key=docs.__getitem__, reverse=True)
+    return order
+
+
+def _batch(
+    qrels: Mapping[str, Mapping[str, float]],
+    run: Mapping[str, Mapping[str, float]],
+    queries: list[str],
+    level: float,
+) -> RankedBatch:
+    lengths: list[int] = []
+    docs: list[str] = []
+    scores: list[float] = []
+    grades: list[float] = []
+    judged_lengths: list[int] = []
+    judged: list[float] = []
+    empty: Mapping[str, float] = {}
+    for query in queries:
+        ranking = run.get(query, empty)
+        judgements = qrels[query]
+        lengths.append(len(ranking))
+        docs.extend(ranking)
+        scores.extend(ranking.values())
+        grades.extend(map(judgements.get, ranking, repeat(0.0)))
+        judged_lengths.append(len(judgements))
+        judged.extend(judgements.values())
+    n = len(queries)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    query_of = np.repeat(np.arange(n), lengths)
+    score_array = np.asarray(scores, dtype=np.float64)
+    if score_array.size and not np.isfinite(score_array).all():
+        raise ConfigError("a run holds a score that is NaN or infinite")
+    order = _order(query_of, score_array, docs)
+    grade_array = np.asarray(grades, dtype=np.float64)[order]
+
+    judged_array = np.asarray(judged, dtype=np.float64)
+    judged_query = np.repeat(np.arange(n), judged_lengths)
+    num_rel = np.bincount(judged_query[judged_array >= level], minlength=n)
+    positive = judged_array > 0
+    ideal_query, ideal_gain = judged_query[positive], judged_array[positive]
+    ideal_order = np.lexsort((-ideal_gain, ideal_query))
+    ideal_offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(ideal_query, minlength=n), out=ideal_offsets[1:])
+    return RankedBatch(
+        offsets=offsets,
+        grades=grade_array,
+        num_rel=num_rel,
+        ideal_offsets=ideal_offsets,
+        ideal_gains=ideal_gain[ideal_order],
+        relevance_level=level,
+    )
+
+
+def evaluate_ranking(
+    qrels: Mapping[str, Mapping[str, float]],
+    run: RunLike,
+    metrics: str | Sequence[str],
+    *,
+    relevance_level: float = 1.0,
+    missing: Literal["ignore", "zero"] = "ignore",
+) -> RankingEvaluation:
+    """Evaluate a whole run against qrels with trec_eval's definitions, vectorised.
+
+    Example:
+        ```python
+        from scorers import evaluate_ranking, load_qrels, load_run
+
+        result = evaluate_ranking(load_qrels("qrels.txt"), load_run("bm25.run"),
+                                  ["ndcg@10", "map", "recip_rank", "P_10", "recall@100"])
+        result.means["ndcg@10"], result.per_query["301"]["map"]
+        ```
+
+    Args:
+        qrels: ``{query_id: {doc_id: grade}}`` (pytrec_eval's shape; `load_qrels` reads
+            a TREC file).
+        run: ``{query_id: {doc_id: score}}`` (ranked by score descending, ties by
+            document id descending, as trec_eval ranks), or ``{query_id: [doc_id, ...]}``
+            already in rank order.
+        metrics: scorekit names (``ndcg@10``, ``ndcg``, ``map``, ``map@k``, ``mrr``,
+            ``precision@k``, ``recall@k``, ``hit_rate@k``, ``r_precision``) or trec_eval
+            names (``P_10``, ``ndcg_cut_10``, ``recip_rank``, ``recall_100``, ``Rprec``,
+            ``success_5``, ``map_cut_10``, ``map``, ``ndcg``); results are keyed by the
+            names given.
+        relevance_level: A document is relevant when its grade is at least this
+            (trec_eval's ``-l``, default 1). nDCG's gains are the grades themselves.
+        missing: Queries with qrels that the run does not rank: ``"ignore"`` leaves them
+            out of every mean (trec_eval's and pytrec_eval's default), ``"zero"`` counts
+            them with every metric 0 (trec_eval ``-c``). Queries the qrels do not
+            judge are always left out.
+
+    Raises:
+        ConfigError: For unknown metric names, bad scores or an unknown ``missing``.
+    """
+    parsed = _parse_metrics(metrics)
+    if missing not in ("ignore", "zero"):
+        raise ConfigError(f"missing must be 'ignore' or 'zero'; got {missing!r}")
+    if not (isinstance(relevance_level, (int, float)) and math.isfinite(relevance_level)):
+        raise ConfigError(f"relevance_level must be a finite number; got {relevance_level!r}")
+    scored: dict[str, Mapping[str, float]] = {q: _scored(r) for q, r in run.items()}
+    missing_from_run = [q for q in qrels if q not in scored]
+    missing_from_qrels = [q for q in scored if q not in qrels]
+    queries = [q for q in qrels if q in scored] if missing == "ignore" else list(qrels)
+    batch = _batch(qrels, scored, queries, float(relevance_level))
+    columns = {m.name: batch.values(m) for m in parsed}
+    lists = {name: values.tolist() for name, values in columns.items()}
+    names = list(lists)
+    per_query = {
+        query: dict(zip(names, row, strict=True))
+        for query, row in zip(queries, zip(*lists.values(), strict=True), strict=True)
+    }
+    means = {
+        name: float(values.mean()) if len(values) else math.nan for name, values in columns.items()
+    }
+    return RankingEvaluation.model_construct(
+        metrics=names,
+        means=means,
+        per_query=per_query,
+        n_queries=len(queries),
+        missing_from_run=missing_from_run,
+        missing_from_qrels=missing_from_qrels,
+        relevance_level=float(relevance_level),
+        missing=missing,
+    )
+
+
+def as_rows(evaluation: RankingEvaluation) -> list[dict[str, Any]]:
+    """trec_eval-style rows ``{"measure", "query", "value"}``: per query, then ``all``."""
+    rows = [
+        {"measure": m, "query": q, "value": evaluation.per_query[q][m]}
+        for q in sorted(evaluation.per_query)
+        for m in evaluation.metrics
+    ]
+    rows += [
+        {"measure": m, "query": "all", "value": evaluation.means[m]} for m in evaluation.metrics
+    ]
+    return rows
+
+
+class RankingComparison(BaseModel):
+    """What `compare_rankings` returns.
+
+    Attributes:
+        metrics: Per metric, the paired tests (`PairedTest`), Holm-adjusted across the
+            metrics.
+        n_compared: Queries evaluated in both runs (the pairs).
+        only_in_baseline: Queries only the baseline evaluation has.
+        only_in_candidate: Queries only the candidate evaluation has.
+        resamples: Resamples of the randomization test and of the bootstrap.
+        seed: Their random seed.
+    """
+
+    metrics: dict[str, PairedTest]
+    n_compared: int
+    only_in_baseline: list[str] = Field(default_factory=list)
+    only_in_candidate: list[str] = Field(default_factory=list)
+    resamples: int
+    seed: int
+
+    def table(self) -> str:
+        """The comparison as a table (Holm-adjusted p-values)."""
+        return significance_table(self.metrics, self.n_compared, self.resamples, self.seed)
+
+
+def significance_table(
+    tests: Mapping[str, PairedTest], n_compared: int, resamples: int, seed: int
+) -> str:
+    """A table of paired tests: means, delta with its 95% CI, Holm-adjusted p-values."""
+
+    def fmt(value: float | None, spec: str) -> str:
+        return "-" if value is None else format(value, spec)
+
+    width = max([len("metric"), *(len(m) for m in tests)])
+    lines = [
+        f"{'metric':<{width}}  {'baseline':>8}  {'candidate':>9}  {'delta':>7}  "
+        f"{'95% CI':<19}  {'p(t)':>7}  {'p(perm)':>7}  {'p(boot)':>7}"
+    ]
+    for name, t in tests.items():
+        ci = "-" if t.ci_low is None else f"[{t.ci_low:+.3f}, {t.ci_high:+.3f}]"
+        lines.append(
+            f"{name:<{width}}  {fmt(t.baseline_mean, '.4f'):>8}  "
+            f"{fmt(t.candidate_mean, '.4f'):>9}  {fmt(t.delta, '+.4f'):>7}  {ci:<19}  "
+            f"{fmt(t.p_t_holm, '.4f'):>7}  {fmt(t.p_permutation_holm, '.4f'):>7}  "
+            f"{fmt(t.p_bootstrap_holm, '.4f'):>7}"
+        )
+    lines.append("")
+    lines.append(
+        f"{n_compared} paired; p-values two-sided, Holm-Bonferroni adjusted across the "
+        f"{len(tests)} metrics; randomization and bootstrap: {resamples:,} resamples, seed {seed}"
+    )
+    return "\n".join(lines)
+
+
+def compare_rankings(
+    baseline: RankingEvaluation,
+    candidate: RankingEvaluation,
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> RankingComparison:
+    """Paired significance tests between two `evaluate_ranking` results, per metric.
+
+    Queries evaluated by both are paired; metrics both evaluated are compared. Each metric
+    gets the paired t-test (equal to ``scipy.stats.ttest_rel``), a sign-flip
+    randomization test and a paired bootstrap (``resamples`` each, fixed ``seed``), and
+    the p-values are Holm–Bonferroni adjusted across the metrics.
+
+    Raises:
+        ConfigError: If the two share no metric.
+    """
+    metrics = [m for m in baseline.metrics if m in candidate.metrics]
+    if not metrics:
+        raise ConfigError(
+            f"the evaluations share no metric ({baseline.metrics} vs {candidate.metrics})"
+        )
+    common = [q for q in baseline.per_query if q in candidate.per_query]
+    tests = {}
+    for metric in metrics:
+        a = [baseline.per_query[q][metric] for q in common]
+        b = [candidate.per_query[q][metric] for q in common]
+        tests[metric] = paired_test(a, b, resamples=resamples, seed=seed)
+    adjust_family(list(tests.values()))
+    return RankingComparison(
+        metrics=tests,
+        n_compared=len(common),
+        only_in_baseline=[q for q in baseline.per_query if q not in candidate.per_query],
+        only_in_candidate=[q for q in candidate.per_query if q not in baseline.per_query],
+        resamples=resamples,
+        seed=seed,
+    )

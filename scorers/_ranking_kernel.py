@@ -1,0 +1,232 @@
+"""Vectorised ranking metrics with trec_eval's exact semantics, for many queries at once.
+
+Queries are laid out as CSR arrays: the judged grade of every ranked document, query
+after query, in rank order, plus each query's offsets. Each metric is a few numpy passes
+over those arrays; sums run in rank order, as trec_eval's loops do, so values equal
+trec_eval's to the last bit. The per-item ranking scorers call the same kernel with one
+query.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from ._errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A parsed metric name.
+
+    Attributes:
+        name: The name as given (``"ndcg@10"`` or ``"ndcg_cut_10"``); results use it.
+        kind: The trec_eval measure: ``P``, ``recall``, ``success``, ``map``,
+            ``map_cut``, ``recip_rank``, ``Rprec``, ``ndcg`` or ``ndcg_cut``.
+        k: The cutoff, for the ``*_k`` measures.
+    """
+
+    name: str
+    kind: str
+    k: int | None = None
+
+
+_FIXED = {
+    "mrr": "recip_rank",
+    "recip_rank": "recip_rank",
+    "map": "map",
+    "r_precision": "Rprec",
+    "Rprec": "Rprec",
+    "ndcg": "ndcg",
+}
+_CUT_SCOREKIT = {
+    "precision": "P",
+    "recall": "recall",
+    "hit_rate": "success",
+    "ndcg": "ndcg_cut",
+    "map": "map_cut",
+}
+_CUT_TREC = {
+    "P": "P",
+    "recall": "recall",
+    "success": "success",
+    "ndcg_cut": "ndcg_cut",
+    "map_cut": "map_cut",
+}
+METRIC_NAMES = (
+    "precision@k",
+    "recall@k",
+    "hit_rate@k",
+    "ndcg@k",
+    "ndcg",
+    "map",
+    "map@k",
+    "mrr",
+    "r_precision",
+    "P_k",
+    "recall_k",
+    "success_k",
+    "ndcg_cut_k",
+    "map_cut_k",
+    "recip_rank",
+    "Rprec",
+)
+
+
+def parse_metric(name: str) -> Metric:
+    """Parse a scorekit (``ndcg@10``) or trec_eval (``ndcg_cut_10``, ``P.10``) name.
+
+    Raises:
+        ConfigError: For an unknown name or a cutoff below 1.
+    """
+    if not isinstance(name, str):
+        raise ConfigError(f"a metric name must be a string, got {type(name).__name__}")
+    if name in _FIXED:
+        return Metric(name, _FIXED[name])
+    match = re.fullmatch(r"(precision|recall|hit_rate|ndcg|map)@(\d+)", name)
+    kind = _CUT_SCOREKIT.get(match.group(1)) if match else None
+    if match is None:
+        match = re.fullmatch(r"(P|recall|success|ndcg_cut|map_cut)[_.](\d+)", name)
+        kind = _CUT_TREC.get(match.group(1)) if match else None
+    if match is None or kind is None or int(match.group(2)) < 1:
+        raise ConfigError(
+            f"unknown ranking metric {name!r}; use one of {', '.join(METRIC_NAMES)} "
+            "with k a positive integer, e.g. 'ndcg@10' or 'ndcg_cut_10'"
+        )
+    return Metric(name, kind, int(match.group(2)))
+
+
+@dataclass
+class RankedBatch:
+    """Ranked, judged documents of many queries as CSR arrays.
+
+    Attributes:
+        offsets: ``offsets[q]:offsets[q + 1]`` are query q's ranked positions.
+        grades: The qrels grade of each ranked document (0 when unjudged).
+        num_rel: Relevant documents per query in the qrels (retrieved or not).
+        ideal_offsets: CSR offsets of ``ideal_gains``.
+        ideal_gains: Each query's positive qrels grades, largest first.
+        relevance_level: A document is relevant when its grade is at least this.
+    """
+
+    offsets: np.ndarray
+    grades: np.ndarray
+    num_rel: np.ndarray
+    ideal_offsets: np.ndarray
+    ideal_gains: np.ndarray
+    relevance_level: float = 1.0
+    _cache: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    @property
+    def n_queries(self) -> int:
+        """How many queries the batch holds."""
+        return len(self.num_rel)
+
+    @cached_property
+    def query(self) -> np.ndarray:
+        """The query index of every ranked position."""
+        return np.repeat(np.arange(self.n_queries), np.diff(self.offsets))
+
+    @cached_property
+    def rank0(self) -> np.ndarray:
+        """The 0-based rank of every ranked position within its query."""
+        return np.arange(len(self.grades)) - self.offsets[:-1][self.query]
+
+    @cached_property
+    def relevant(self) -> np.ndarray:
+        """Whether each ranked document is relevant."""
+        return self.grades >= self.relevance_level
+
+    @cached_property
+    def hits(self) -> np.ndarray:
+        """Relevant documents at or above each ranked position, within its query."""
+        running = np.cumsum(self.relevant, dtype=np.int64)
+        before = np.concatenate(([0], running))[self.offsets[:-1]]
+        return running - before[self.query]
+
+    def _per_query(self, weights: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        query = self.query
+        if mask is not None:
+            query, weights = query[mask], weights[mask]
+        return np.bincount(query, weights=weights, minlength=self.n_queries).astype(np.float64)
+
+    def _over_num_rel(self, values: np.ndarray) -> np.ndarray:
+        num_rel = self.num_rel
+        out = np.zeros(self.n_queries)
+        np.divide(values, num_rel, out=out, where=num_rel > 0)
+        return out
+
+    def _relevant_in_top(self, k: np.ndarray | int) -> np.ndarray:
+        cut = self.rank0 < (k if isinstance(k, int) else k[self.query])
+        return self._per_query(self.relevant.astype(np.float64), cut)
+
+    def _dcg(
+        self, rank0: np.ndarray, gains: np.ndarray, query: np.ndarray, k: int | None
+    ) -> np.ndarray:
+        keep = gains > 0
+        if k is not None:
+            keep &= rank0 < k
+        terms = gains[keep] / np.log2(rank0[keep] + 2.0)
+        return np.bincount(query[keep], weights=terms, minlength=self.n_queries)
+
+    def _ideal(self) -> tuple[np.ndarray, np.ndarray]:
+        if "ideal" not in self._cache:
+            lengths = np.diff(self.ideal_offsets)
+            query = np.repeat(np.arange(self.n_queries), lengths)
+            rank0 = np.arange(len(self.ideal_gains)) - self.ideal_offsets[:-1][query]
+            self._cache["ideal"] = query
+            self._cache["ideal_rank0"] = rank0
+        return self._cache["ideal"], self._cache["ideal_rank0"]
+
+    def values(self, metric: Metric) -> np.ndarray:
+        """The metric's value for every query, as trec_eval computes it."""
+        kind, k = metric.kind, metric.k
+        if kind == "P":
+            assert k is not None
+            return self._relevant_in_top(k) / k
+        if kind == "recall":
+            assert k is not None
+            return self._over_num_rel(self._relevant_in_top(k))
+        if kind == "success":
+            assert k is not None
+            return (self._relevant_in_top(k) > 0).astype(np.float64)
+        if kind in ("map", "map_cut"):
+            precision = self.hits / (self.rank0 + 1.0)
+            mask = self.relevant if k is None else self.relevant & (self.rank0 < k)
+            return self._over_num_rel(self._per_query(precision, mask))
+        if kind == "recip_rank":
+            out = np.zeros(self.n_queries)
+            positions = np.flatnonzero(self.relevant)
+            queries, first = np.unique(self.query[positions], return_index=True)
+            out[queries] = 1.0 / (self.rank0[positions[first]] + 1.0)
+            return out
+        if kind == "Rprec":
+            return self._over_num_rel(self._relevant_in_top(self.num_rel))
+        if kind in ("ndcg", "ndcg_cut"):
+            dcg = self._dcg(self.rank0, self.grades, self.query, k)
+            ideal_query, ideal_rank0 = self._ideal()
+            idcg = self._dcg(ideal_rank0, self.ideal_gains, ideal_query, k)
+            out = np.zeros(self.n_queries)
+            np.divide(dcg, idcg, out=out, where=idcg > 0)
+            return out
+        raise ConfigError(f"unknown measure kind {kind!r}")  # pragma: no cover
+
+
+def single_query_batch(
+    ranked_grades: list[float], judged_grades: list[float], relevance_level: float
+) -> RankedBatch:
+    """A batch of one query: the grades of its ranked documents and all its judgements."""
+    grades = np.asarray(ranked_grades, dtype=np.float64)
+    judged = np.asarray(judged_grades, dtype=np.float64)
+    ideal = -np.sort(-judged[judged > 0])
+    return RankedBatch(
+        offsets=np.array([0, len(grades)]),
+        grades=grades,
+        num_rel=np.array([int(np.count_nonzero(judged >= relevance_level))]),
+        ideal_offsets=np.array([0, len(ideal)]),
+        ideal_gains=ideal,
+        relevance_level=relevance_level,
+    )

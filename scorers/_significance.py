@@ -1,0 +1,141 @@
+"""Paired significance tests between two systems on the same queries (or items).
+
+Three tests of the mean paired difference ``d = candidate - baseline``:
+
+- the paired t-test, from scipy (``scipy.stats.ttest_rel``), two-sided;
+- a randomization test: each difference's sign flipped at random, ``resamples`` times,
+  from a fixed seed; p = (1 + #{|mean*| >= |mean|}) / (1 + resamples);
+- a paired bootstrap: queries resampled with replacement, ``resamples`` times, from the
+  same seed; the 95% percentile interval of the mean, and p = (1 + #{|mean* - mean| >=
+  |mean|}) / (1 + resamples) (the shift method: the bootstrap distribution moved to the
+  null hypothesis).
+
+`holm` adjusts a family of p-values (one per metric) with Holm–Bonferroni. scipy is
+imported on the first t-test only, so ``import scorers`` stays fast.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from pydantic import BaseModel
+
+DEFAULT_RESAMPLES = 10_000
+DEFAULT_SEED = 0
+_BLOCK = 2_000_000  # resampled values held in memory at once
+
+
+class PairedTest(BaseModel):
+    """The paired comparison of one metric.
+
+    Attributes:
+        n: Pairs compared.
+        baseline_mean: Mean of the baseline values.
+        candidate_mean: Mean of the candidate values.
+        delta: ``candidate_mean - baseline_mean``.
+        ci_low: Lower end of the 95% paired Student-t interval of ``delta``.
+        ci_high: Upper end.
+        t_statistic: The paired t statistic (None below 2 pairs or with no variance).
+        p_t: Two-sided p-value of the paired t-test (``scipy.stats.ttest_rel``).
+        p_permutation: Two-sided p-value of the sign-flip randomization test.
+        p_bootstrap: Two-sided p-value of the paired bootstrap (shift method).
+        bootstrap_low: 2.5th percentile of the bootstrap means of ``delta``.
+        bootstrap_high: 97.5th percentile.
+        p_t_holm: ``p_t`` adjusted across the compared metrics (Holm–Bonferroni).
+        p_permutation_holm: The same for ``p_permutation``.
+        p_bootstrap_holm: The same for ``p_bootstrap``.
+    """
+
+    n: int
+    baseline_mean: float | None = None
+    candidate_mean: float | None = None
+    delta: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    t_statistic: float | None = None
+    p_t: float | None = None
+    p_permutation: float | None = None
+    p_bootstrap: float | None = None
+    bootstrap_low: float | None = None
+    bootstrap_high: float | None = None
+    p_t_holm: float | None = None
+    p_permutation_holm: float | None = None
+    p_bootstrap_holm: float | None = None
+
+
+def _finite(value: float) -> float | None:
+    return float(value) if math.isfinite(value) else None
+
+
+def paired_test(
+    baseline: Sequence[float],
+    candidate: Sequence[float],
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> PairedTest:
+    """All three tests on one metric's paired values (same order in both sequences)."""
+    a = np.asarray(baseline, dtype=np.float64)
+    b = np.asarray(candidate, dtype=np.float64)
+    if a.shape != b.shape:
+        raise ValueError("paired values need the same length")
+    n = len(a)
+    if n == 0:
+        return PairedTest(n=0)
+    d = b - a
+    delta = float(d.mean())
+    result = PairedTest(
+        n=n, baseline_mean=float(a.mean()), candidate_mean=float(b.mean()), delta=delta
+    )
+    if n < 2:
+        return result
+    from scipy import stats
+
+    t = stats.ttest_rel(b, a)
+    result.t_statistic, result.p_t = _finite(t.statistic), _finite(t.pvalue)
+    sd = float(d.std(ddof=1))
+    half = float(stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+    result.ci_low, result.ci_high = delta - half, delta + half
+
+    rng = np.random.default_rng(seed)
+    tolerance = 1e-12 * max(1.0, abs(delta))
+    block = max(1, _BLOCK // n)
+    flipped_as_large = boot_as_large = 0
+    boot_means = np.empty(resamples)
+    done = 0
+    while done < resamples:
+        size = min(block, resamples - done)
+        signs = rng.integers(0, 2, size=(size, n), dtype=np.int8) * 2 - 1
+        flipped = (signs * d).mean(axis=1)
+        flipped_as_large += int(np.count_nonzero(np.abs(flipped) >= abs(delta) - tolerance))
+        means = d[rng.integers(0, n, size=(size, n))].mean(axis=1)
+        boot_as_large += int(np.count_nonzero(np.abs(means - delta) >= abs(delta) - tolerance))
+        boot_means[done : done + size] = means
+        done += size
+    result.p_permutation = (1 + flipped_as_large) / (1 + resamples)
+    result.p_bootstrap = (1 + boot_as_large) / (1 + resamples)
+    low, high = np.percentile(boot_means, [2.5, 97.5])
+    result.bootstrap_low, result.bootstrap_high = float(low), float(high)
+    return result
+
+
+def holm(pvalues: Sequence[float | None]) -> list[float | None]:
+    """Holm–Bonferroni adjusted p-values, in the input order (None stays None)."""
+    present = [(p, i) for i, p in enumerate(pvalues) if p is not None]
+    present.sort()
+    m = len(present)
+    adjusted: list[float | None] = [None] * len(pvalues)
+    running = 0.0
+    for rank, (p, i) in enumerate(present):
+        running = max(running, min(1.0, (m - rank) * p))
+        adjusted[i] = running
+    return adjusted
+
+
+def adjust_family(tests: Sequence[PairedTest]) -> None:
+    """Fill the ``*_holm`` fields of ``tests`` (one per metric), in place."""
+    for field in ("p_t", "p_permutation", "p_bootstrap"):
+        for test, value in zip(tests, holm([getattr(t, field) for t in tests]), strict=True):
+            setattr(test, f"{field}_holm", value)
