@@ -37,7 +37,8 @@ class PairedTest(BaseModel):
         delta: ``candidate_mean - baseline_mean``.
         ci_low: Lower end of the 95% paired Student-t interval of ``delta``.
         ci_high: Upper end.
-        t_statistic: The paired t statistic (None below 2 pairs or with no variance).
+        t_statistic: The paired t statistic (None below 2 pairs, or when every difference
+            is the same and the statistic is undefined; ``p_t`` is then None too).
         p_t: Two-sided p-value of the paired t-test (``scipy.stats.ttest_rel``).
         p_permutation: Two-sided p-value of the sign-flip randomization test.
         p_bootstrap: Two-sided p-value of the paired bootstrap (shift method).
@@ -93,8 +94,9 @@ def paired_test(
         return result
     from scipy import stats
 
-    t = stats.ttest_rel(b, a)
-    result.t_statistic, result.p_t = _finite(t.statistic), _finite(t.pvalue)
+    if np.ptp(d) > 0:  # with every difference equal the t statistic is undefined
+        t = stats.ttest_rel(b, a)
+        result.t_statistic, result.p_t = _finite(t.statistic), _finite(t.pvalue)
     sd = float(d.std(ddof=1))
     half = float(stats.t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
     result.ci_low, result.ci_high = delta - half, delta + half
