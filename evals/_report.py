@@ -260,6 +260,12 @@ class ScorerDelta(BaseModel):
         n_paired: Items scored in both runs.
         improved: Paired items whose score went up.
         worsened: Paired items whose score went down.
+        p_t: Two-sided p-value of the paired t-test (``scipy.stats.ttest_rel``).
+        p_permutation: The sign-flip randomization test's p-value.
+        p_bootstrap: The paired bootstrap's p-value (shift method).
+        p_t_holm: ``p_t`` Holm–Bonferroni adjusted across the compared scorers.
+        p_permutation_holm: The same for ``p_permutation``.
+        p_bootstrap_holm: The same for ``p_bootstrap``.
     """
 
     baseline_mean: float | None = None
@@ -270,6 +276,12 @@ class ScorerDelta(BaseModel):
     n_paired: int = 0
     improved: int = 0
     worsened: int = 0
+    p_t: float | None = None
+    p_permutation: float | None = None
+    p_bootstrap: float | None = None
+    p_t_holm: float | None = None
+    p_permutation_holm: float | None = None
+    p_bootstrap_holm: float | None = None
 
 
 class RunComparison(BaseModel):
@@ -279,26 +291,38 @@ class RunComparison(BaseModel):
         scorers: Deltas keyed by scorer id (scorers present in both runs).
         only_in_baseline: Item ids the candidate lacks.
         only_in_candidate: Item ids the baseline lacks.
+        resamples: Resamples of the randomization and bootstrap tests.
+        seed: Their random seed.
     """
 
     scorers: dict[str, ScorerDelta] = Field(default_factory=dict)
     only_in_baseline: list[str] = Field(default_factory=list)
     only_in_candidate: list[str] = Field(default_factory=list)
+    resamples: int = 10_000
+    seed: int = 0
 
     def table(self) -> str:
         """A table of the deltas."""
         width = max([len("scorer"), *(len(s) for s in self.scorers)])
         lines = [
             f"{'scorer':<{width}}  {'baseline':>8}  {'candidate':>9}  {'delta':>7}  "
-            f"{'95% CI':<19}  {'paired':>6}  {'up':>4}  {'down':>4}"
+            f"{'95% CI':<19}  {'paired':>6}  {'up':>4}  {'down':>4}  {'p(t)':>6}  "
+            f"{'p(perm)':>7}  {'p(boot)':>7}"
         ]
         for sid, d in self.scorers.items():
             ci = "-" if d.ci_low is None else f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]"
             delta = "-" if d.delta is None else f"{d.delta:+.3f}"
             lines.append(
                 f"{sid:<{width}}  {_fmt(d.baseline_mean):>8}  {_fmt(d.candidate_mean):>9}  "
-                f"{delta:>7}  {ci:<19}  {d.n_paired:>6}  {d.improved:>4}  {d.worsened:>4}"
+                f"{delta:>7}  {ci:<19}  {d.n_paired:>6}  {d.improved:>4}  {d.worsened:>4}  "
+                f"{_fmt(d.p_t_holm, 4):>6}  {_fmt(d.p_permutation_holm, 4):>7}  "
+                f"{_fmt(d.p_bootstrap_holm, 4):>7}"
             )
+        lines.append("")
+        lines.append(
+            "p-values two-sided, Holm-Bonferroni adjusted across the scorers; randomization "
+            f"and bootstrap: {self.resamples:,} resamples, seed {self.seed}"
+        )
         if self.only_in_baseline or self.only_in_candidate:
             lines.append("")
             lines.append(

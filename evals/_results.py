@@ -187,14 +187,22 @@ def read_results(path: str | os.PathLike[str]) -> list[ItemResult]:
 
 
 def compare_runs(
-    baseline: EvalResult | str | os.PathLike[str], candidate: EvalResult | str | os.PathLike[str]
+    baseline: EvalResult | str | os.PathLike[str],
+    candidate: EvalResult | str | os.PathLike[str],
+    *,
+    resamples: int = 10_000,
+    seed: int = 0,
 ) -> RunComparison:
     """Compare two runs item by item: per scorer, the mean change over the items both
-    runs scored, with a 95% paired confidence interval and counts of items up and down.
+    runs scored, with a 95% paired confidence interval, counts of items up and down, and
+    p-values of a paired t-test, a randomization test and a paired bootstrap,
+    Holm–Bonferroni adjusted across the scorers (see `scorers.paired_test`).
 
     Args:
         baseline: An `EvalResult` or a results file.
         candidate: The same, for the new run.
+        resamples: Resamples of the randomization test and of the bootstrap.
+        seed: Their random seed (the p-values are reproducible).
 
     Raises:
         ConfigError: If a path is not a results file, or the runs share no scorer.
@@ -204,7 +212,7 @@ def compare_runs(
         return run.items if isinstance(run, EvalResult) else read_results(run)
 
     base, cand = items(baseline), items(candidate)
-    comparison = compare_items(base, cand)
+    comparison = compare_items(base, cand, resamples=resamples, seed=seed)
     if not comparison.scorers:
 
         def ids(run: Sequence[ItemResult]) -> list[str]:
@@ -279,19 +287,31 @@ def summarize(
     return summary
 
 
-def compare_items(baseline: Sequence[ItemResult], candidate: Sequence[ItemResult]) -> RunComparison:
+def compare_items(
+    baseline: Sequence[ItemResult],
+    candidate: Sequence[ItemResult],
+    *,
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> RunComparison:
     """Pair two runs' items by id and compare each scorer over the items both scored."""
+    from scorers import paired_test
+    from scorers._runtime import adjust_family
+
     base = {r.item.id: r for r in baseline}
     cand = {r.item.id: r for r in candidate}
     comparison = RunComparison(
         only_in_baseline=[i for i in base if i not in cand],
         only_in_candidate=[i for i in cand if i not in base],
+        resamples=resamples,
+        seed=seed,
     )
     scorer_ids = [
         sid
         for sid in dict.fromkeys(s for r in baseline for s in r.scorer_results)
         if any(sid in r.scorer_results for r in candidate)
     ]
+    tests = []
     for sid in scorer_ids:
         pairs = []
         for item_id, b in base.items():
@@ -299,6 +319,10 @@ def compare_items(baseline: Sequence[ItemResult], candidate: Sequence[ItemResult
             rb, rc = b.scorer_results.get(sid), c.scorer_results.get(sid) if c else None
             if rb is not None and rc is not None and rb.status == rc.status == "scored":
                 pairs.append((rb.score, rc.score))
+        test = paired_test(
+            [b for b, _ in pairs], [c for _, c in pairs], resamples=resamples, seed=seed
+        )
+        tests.append(test)
         delta = ScorerDelta(n_paired=len(pairs))
         if pairs:
             delta.baseline_mean = math.fsum(b for b, _ in pairs) / len(pairs)
@@ -307,4 +331,9 @@ def compare_items(baseline: Sequence[ItemResult], candidate: Sequence[ItemResult
             delta.improved = sum(c > b for b, c in pairs)
             delta.worsened = sum(c < b for b, c in pairs)
         comparison.scorers[sid] = delta
+    adjust_family(tests)
+    for delta, test in zip(comparison.scorers.values(), tests, strict=True):
+        for name in ("p_t", "p_permutation", "p_bootstrap"):
+            setattr(delta, name, getattr(test, name))
+            setattr(delta, f"{name}_holm", getattr(test, f"{name}_holm"))
     return comparison

@@ -1,4 +1,4 @@
-"""The ``scorekit`` command line: ``run``, ``demo``, ``compare`` and ``scorers``.
+"""The ``scorekit`` command line: ``run``, ``demo``, ``compare``, ``trec`` and ``scorers``.
 
 Exit codes: 0 passed, 1 a threshold failed, 2 usage / configuration / data / judge
 setup error, 3 items errored, 130 interrupted (see `evals._cli_output`).
@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from scorers import (
     ConfigError,
@@ -235,7 +235,52 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ID=VALUE",
         help="fail (exit 1) when a scorer's mean falls by more than VALUE",
     )
+    compare.add_argument(
+        "--resamples", type=int, default=10_000, help="randomization/bootstrap resamples"
+    )
+    compare.add_argument("--seed", type=int, default=0, help="seed of the resampling tests")
     compare.add_argument("--format", choices=("table", "json"), default="table")
+
+    trec = commands.add_parser(
+        "trec", help="evaluate a TREC run against qrels, as trec_eval does (no model)"
+    )
+    trec.add_argument("qrels", help="TREC qrels file: query_id iteration doc_id grade")
+    trec.add_argument("run", help="TREC run file: query_id Q0 doc_id rank score tag")
+    trec.add_argument(
+        "-m",
+        "--metric",
+        action="append",
+        metavar="NAME",
+        help="ndcg@10, map, mrr, precision@10, recall@100, ... or trec_eval's P_10, "
+        "ndcg_cut_10, recip_rank, recall_100, Rprec, success_5 (repeatable; default: "
+        "map, recip_rank, P_10, ndcg_cut_10, recall_100)",
+    )
+    trec.add_argument("-q", action="store_true", help="per-query lines too, as trec_eval -q")
+    trec.add_argument(
+        "-l",
+        "--relevance-level",
+        type=float,
+        default=1.0,
+        metavar="LEVEL",
+        help="grade from which a document is relevant (default 1, as trec_eval -l)",
+    )
+    trec.add_argument(
+        "-c",
+        "--complete",
+        action="store_true",
+        help="count queries with qrels but no ranking as 0 (trec_eval -c); default: leave "
+        "them out, as trec_eval and pytrec_eval do",
+    )
+    trec.add_argument(
+        "--compare",
+        metavar="OTHER_RUN",
+        help="paired significance tests of OTHER_RUN (candidate) against RUN (baseline)",
+    )
+    trec.add_argument(
+        "--resamples", type=int, default=10_000, help="randomization/bootstrap resamples"
+    )
+    trec.add_argument("--seed", type=int, default=0, help="seed of the resampling tests")
+    trec.add_argument("--format", choices=("table", "json"), default="table")
 
     demo = commands.add_parser("demo", help="run the embedded quickstart (no API key needed)")
     _run_options(demo)
@@ -261,7 +306,11 @@ def _compare(args: argparse.Namespace) -> int:
         if not Path(path).is_file():
             raise ConfigError(f"{flag} {path} is not a file")
     limits = _thresholds(args.max_drop, "--max-drop")
-    comparison = compare_runs(args.baseline, args.candidate)
+    if args.resamples < 1:
+        raise ConfigError(f"--resamples must be an integer >= 1; got {args.resamples}")
+    comparison = compare_runs(
+        args.baseline, args.candidate, resamples=args.resamples, seed=args.seed
+    )
     dropped = [
         sid
         for sid, limit in limits.items()
@@ -274,6 +323,62 @@ def _compare(args: argparse.Namespace) -> int:
         for sid in dropped:
             print(f"{sid}: dropped by more than {limits[sid]:g} (or missing)")
     return EXIT_THRESHOLD if dropped else EXIT_OK
+
+
+DEFAULT_TREC_METRICS = ("map", "recip_rank", "P_10", "ndcg_cut_10", "recall_100")
+
+
+def _trec(args: argparse.Namespace) -> int:
+    from scorers import compare_rankings, evaluate_ranking, load_qrels, load_run
+
+    if args.resamples < 1:
+        raise ConfigError(f"--resamples must be an integer >= 1; got {args.resamples}")
+    metrics = args.metric or list(DEFAULT_TREC_METRICS)
+    qrels = load_qrels(args.qrels)
+    missing: Literal["ignore", "zero"] = "zero" if args.complete else "ignore"
+    level = args.relevance_level
+
+    def evaluate(path: str) -> Any:
+        return evaluate_ranking(
+            qrels, load_run(path), metrics, relevance_level=level, missing=missing
+        )
+
+    result = evaluate(args.run)
+    comparison = None
+    if args.compare:
+        comparison = compare_rankings(
+            result, evaluate(args.compare), resamples=args.resamples, seed=args.seed
+        )
+    if args.format == "json":
+        report: dict[str, Any] = {
+            "means": result.means,
+            "n_queries": result.n_queries,
+            "missing_from_run": result.missing_from_run,
+            "missing_from_qrels": result.missing_from_qrels,
+        }
+        if args.q:
+            report["per_query"] = result.per_query
+        if comparison is not None:
+            report["comparison"] = comparison.model_dump(mode="json")
+        print(json.dumps(report, indent=2))
+        return EXIT_OK
+    if args.q:
+        for query in sorted(result.per_query):
+            for metric in metrics:
+                print(f"{metric:<22}\t{query}\t{result.per_query[query][metric]:.4f}")
+    print(f"{'num_q':<22}\tall\t{result.n_queries}")
+    for metric in metrics:
+        print(f"{metric:<22}\tall\t{result.means[metric]:.4f}")
+    if result.missing_from_run:
+        print(
+            f"scorekit: {len(result.missing_from_run)} queries with qrels are not in the run "
+            f"({'counted as 0' if args.complete else 'left out; -c counts them as 0'})",
+            file=sys.stderr,
+        )
+    if comparison is not None:
+        print()
+        print(comparison.table())
+    return EXIT_OK
 
 
 def _scorers(args: argparse.Namespace, judge: Judge | None, options: dict[str, dict]) -> list:
@@ -339,6 +444,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _list_scorers()
         if args.command == "compare":
             return _compare(args)
+        if args.command == "trec":
+            return _trec(args)
         return _execute(args)
     except KeyboardInterrupt:
         where = "; finished items are in --out" if getattr(args, "out", None) else ""

@@ -14,6 +14,7 @@ from ._checks import finite, integer, optional_integer, optional_positive
 from ._fences import block, fence, tagged
 from ._limits import run_cap
 from ._pipeline import frozen_gc
+from ._significance import adjust_family
 from ._sync import run_sync
 from ._tasks import map_bounded, task_group
 from ._types import ContextList, ReferenceIds, ReferenceTexts, to_chunks
@@ -29,6 +30,7 @@ __all__ = [
     "ContextList",
     "ReferenceIds",
     "ReferenceTexts",
+    "adjust_family",
     "block",
     "detached_calls",
     "fence",

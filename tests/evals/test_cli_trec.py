@@ -1,0 +1,81 @@
+"""`scorekit trec` prints as trec_eval does; `compare` reports p-values."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evals import compare_runs, run_evals
+from evals.cli import main
+from scorers import create_scorer
+from tests.conftest import SHARED_DATA
+
+
+@pytest.fixture
+def trec_files():
+    folder = SHARED_DATA / "trec_eval"
+    if not folder.is_dir():
+        pytest.skip(f"trec_eval test files not found at {folder} (../shared/data is absent)")
+    return folder
+
+
+def test_trec_prints_trec_eval_lines(trec_files, capsys):
+    qrels, run = str(trec_files / "qrels.test"), str(trec_files / "results.test")
+    assert main(["trec", qrels, run, "-m", "map", "-m", "P_10", "-m", "ndcg_cut_10", "-q"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    expected = {}
+    for line in (trec_files / "out.test.aq").read_text().splitlines():
+        measure, query, value = line.split()
+        expected[(measure, query)] = value
+    printed = [line.split("\t") for line in lines]
+    assert [p[0].strip() for p in printed[:3]] == ["map", "P_10", "ndcg_cut_10"]
+    for measure, query, value in printed:
+        if measure.strip() == "num_q":
+            assert value == "3"
+        else:
+            assert value == expected[(measure.strip(), query)]
+    assert printed[-4][0].strip() == "num_q" and printed[-1][1] == "all"
+
+
+def test_trec_json_missing_queries_and_compare(tmp_path, capsys):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{q} 0 d{q} 1\n" for q in range(12)))
+    base = tmp_path / "base.run"
+    base.write_text("".join(f"{q} Q0 x 1 2.0 b\n{q} Q0 d{q} 2 1.0 b\n" for q in range(10)))
+    better = tmp_path / "better.run"
+    better.write_text("".join(f"{q} Q0 d{q} 1 2.0 c\n" for q in range(10)))
+    assert main(["trec", str(qrels), str(base), "-m", "mrr", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["means"] == {"mrr": 0.5} and report["n_queries"] == 10
+    assert report["missing_from_run"] == ["10", "11"]
+    assert main(["trec", str(qrels), str(base), "-m", "mrr", "-c"]) == 0
+    out, err = capsys.readouterr()
+    assert "mrr                   \tall\t0.4167" in out and "counted as 0" in err
+    args = ["trec", str(qrels), str(base), "-m", "mrr", "--compare", str(better)]
+    assert main([*args, "--resamples", "999"]) == 0
+    out = capsys.readouterr().out
+    assert "+0.5000" in out and "999 resamples, seed 0" in out
+    assert main(["trec", str(qrels), str(base), "-m", "nope"]) == 2
+
+
+def test_compare_runs_p_values_equal_scipy(tmp_path, capsys):
+    from scipy import stats
+
+    values_a = [0.1, 0.4, 0.35, 0.8, 0.5, 0.6, 0.2, 0.9]
+    values_b = [0.3, 0.5, 0.3, 0.9, 0.7, 0.6, 0.4, 1.0]
+
+    def scorer(values):
+        return create_scorer(id="s").generate_score(lambda run, results: values[int(run.input)])
+
+    data = [{"id": str(i), "input": str(i)} for i in range(8)]
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    run_evals(data, [scorer(values_a)], results_path=a)
+    run_evals(data, [scorer(values_b)], results_path=b)
+    delta = compare_runs(a, b, resamples=5000, seed=3).scorers["s"]
+    assert delta.p_t == stats.ttest_rel(values_b, values_a).pvalue
+    assert delta.p_t_holm == delta.p_t  # one scorer: nothing to adjust
+    assert 0 < delta.p_permutation < 0.1 and 0 < delta.p_bootstrap < 0.1
+    assert main(["compare", str(a), str(b), "--resamples", "5000", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert f"{delta.p_t:.4f}" in out and "5,000 resamples, seed 3" in out
