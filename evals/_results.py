@@ -314,8 +314,8 @@ def compare_items(
     tests = []
     for sid in scorer_ids:
         pairs = []
-        for item_id, b in base.items():
-            c = cand.get(item_id)
+        for item_id in sorted(base):  # one order for files and results: same p-values
+            b, c = base[item_id], cand.get(item_id)
             rb, rc = b.scorer_results.get(sid), c.scorer_results.get(sid) if c else None
             if rb is not None and rc is not None and rb.status == rc.status == "scored":
                 pairs.append((rb.score, rc.score))
