@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from itertools import repeat
+from operator import itemgetter
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from ._errors import ConfigError
 from ._ranking_kernel import Metric, RankedBatch, parse_metric
@@ -29,7 +31,8 @@ class RankingEvaluation(BaseModel):
     Attributes:
         metrics: The metric names, as asked for.
         means: ``{metric: mean over the evaluated queries}``.
-        per_query: ``{query_id: {metric: value}}`` for every evaluated query.
+        query_ids: The evaluated queries, in qrels order.
+        columns: ``{metric: [value per query in query_ids order]}``.
         n_queries: Queries evaluated.
         missing_from_run: Queries with qrels but no ranking (counted as 0 with
             ``missing="zero"``, left out with ``missing="ignore"``).
@@ -40,16 +43,29 @@ class RankingEvaluation(BaseModel):
 
     metrics: list[str]
     means: dict[str, float]
-    per_query: dict[str, dict[str, float]] = Field(repr=False)
+    query_ids: list[str] = Field(repr=False)
+    columns: dict[str, list[float]] = Field(repr=False)
     n_queries: int
     missing_from_run: list[str] = Field(default_factory=list)
     missing_from_qrels: list[str] = Field(default_factory=list)
     relevance_level: float = 1.0
     missing: str = "ignore"
 
+    @computed_field(repr=False)  # type: ignore[prop-decorator]
+    @cached_property
+    def per_query(self) -> dict[str, dict[str, float]]:
+        """``{query_id: {metric: value}}`` for every evaluated query (built on first use
+        from ``query_ids`` and ``columns``, the same values column by column)."""
+        names = list(self.columns)
+        rows = zip(*self.columns.values(), strict=True)
+        return {
+            q: dict(zip(names, row, strict=True))
+            for q, row in zip(self.query_ids, rows, strict=True)
+        }
+
     def values(self, metric: str) -> dict[str, float]:
         """``{query_id: value}`` of one metric."""
-        return {q: row[metric] for q, row in self.per_query.items()}
+        return dict(zip(self.query_ids, self.columns[metric], strict=True))
 
 
 def _parse_metrics(metrics: str | Sequence[str]) -> list[Metric]:
@@ -72,17 +88,49 @@ def _scored(ranking: Mapping[str, float] | Sequence[str]) -> Mapping[str, float]
     return dict(zip(docs, range(len(docs), 0, -1), strict=True))  # best first
 
 
-def _order(query: np.ndarray, scores: np.ndarray, docs: list[str]) -> np.ndarray:
-    """Positions sorted by query, score descending, ties by document id descending."""
-    order = np.lexsort((-scores, query))
+def _by_score(offsets: np.ndarray, query: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Positions sorted by query, then score descending (stable: ties keep input order).
+
+    Rows of a padded matrix sort much faster than one lexsort over all positions; that
+    is used unless a few long rankings would make the padding large.
+    """
+    lengths = np.diff(offsets)
+    width = int(lengths.max()) if len(lengths) else 0
+    if not len(scores) or len(lengths) * width > 4 * len(scores) + 4096:
+        return np.lexsort((-scores, query))
+    real = np.arange(width) < lengths[:, None]
+    matrix = np.full((len(lengths), width), np.inf)
+    matrix[real] = -scores
+    columns = np.argsort(matrix, axis=1, kind="stable")
+    return (columns + offsets[:-1, None])[real]  # padding (inf) sorts last in each row
+
+
+def _order(
+    offsets: np.ndarray, query: np.ndarray, scores: np.ndarray, grades: np.ndarray, docs: list[str]
+) -> np.ndarray:
+    """Positions sorted by query, score descending, ties by document id descending.
+
+    Only ties between documents of different grades can change a metric, so only those
+    groups are put in document order (one string sort over their documents).
+    """
+    order = _by_score(offsets, query, scores)
     q, s = query[order], scores[order]
     tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if not tied.any():
         return order
-    starts = np.flatnonzero(np.diff(np.concatenate(([False], tied, [False])).astype(np.int8)))
-    for begin, end in zip(starts[::2], starts[1::2], strict=True):
-        group = order[begin : end + 1]
-        order[begin : end + 1] = sorted(group.tolist(), key=docs.__getitem__, reverse=True)
+    group = np.concatenate(([0], np.cumsum(~tied)))  # tie group of each sorted position
+    starts = np.flatnonzero(np.concatenate(([True], ~tied)))
+    g = grades[order]
+    differs = np.minimum.reduceat(g, starts) != np.maximum.reduceat(g, starts)
+    mixed = np.flatnonzero(differs[group])
+    if not len(mixed):
+        return order
+    positions = order[mixed]
+    picked = itemgetter(*positions.tolist())(docs)
+    names = np.array(picked if len(positions) > 1 else [picked])
+    # groups ascending and, inside each, document ids descending
+    within = np.lexsort((names, -group[mixed]))[::-1]
+    order[mixed] = positions[within]
     return order
 
 
@@ -115,8 +163,9 @@ def _batch(
     score_array = np.asarray(scores, dtype=np.float64)
     if score_array.size and not np.isfinite(score_array).all():
         raise ConfigError("a run holds a score that is NaN or infinite")
-    order = _order(query_of, score_array, docs)
-    grade_array = np.asarray(grades, dtype=np.float64)[order]
+    all_grades = np.asarray(grades, dtype=np.float64)
+    order = _order(offsets, query_of, score_array, all_grades, docs)
+    grade_array = all_grades[order]
 
     judged_array = np.asarray(judged, dtype=np.float64)
     judged_query = np.repeat(np.arange(n), judged_lengths)
@@ -188,18 +237,14 @@ def evaluate_ranking(
     batch = _batch(qrels, scored, queries, float(relevance_level))
     columns = {m.name: batch.values(m) for m in parsed}
     lists = {name: values.tolist() for name, values in columns.items()}
-    names = list(lists)
-    per_query = {
-        query: dict(zip(names, row, strict=True))
-        for query, row in zip(queries, zip(*lists.values(), strict=True), strict=True)
-    }
     means = {
         name: float(values.mean()) if len(values) else math.nan for name, values in columns.items()
     }
     return RankingEvaluation.model_construct(
-        metrics=names,
+        metrics=list(lists),
         means=means,
-        per_query=per_query,
+        query_ids=queries,
+        columns=lists,
         n_queries=len(queries),
         missing_from_run=missing_from_run,
         missing_from_qrels=missing_from_qrels,

@@ -205,3 +205,25 @@ def test_compare_rankings_pairs_queries_and_adjusts_across_metrics():
     assert "Holm-Bonferroni" in comparison.table()
     with pytest.raises(ConfigError, match="share no metric"):
         compare_rankings(a, evaluate_ranking(qrels, better, ["map"]))
+
+
+def test_both_sort_paths_agree_with_the_scorers():
+    rng = random.Random(11)
+    qrels, run = {}, {}
+    for q in range(12):  # one long ranking among short ones: the lexsort path
+        docs = [f"d{i}" for i in range(400)]
+        qrels[str(q)] = {d: rng.choice([0, 1, 2]) for d in rng.sample(docs, 30)}
+        size = 400 if q == 0 else rng.randint(1, 6)
+        run[str(q)] = {d: float(rng.randint(0, 3)) for d in rng.sample(docs[:60], min(size, 60))}
+    run["0"] = {f"d{i}": float(rng.randint(0, 3)) for i in range(400)}
+    result = evaluate_ranking(qrels, run, ["ndcg", "map", "mrr"])
+    for metric in ("ndcg", "map", "mrr"):
+        scorer = create_ranking_scorer(metric)
+        for q, ranking in run.items():
+            if not any(g > 0 for g in qrels[q].values()):
+                continue
+            ranked = sorted(ranking, key=lambda d: (ranking[d], d), reverse=True)
+            value = scorer.run(
+                context=[{"id": d, "text": ""} for d in ranked], reference_context_ids=qrels[q]
+            ).score
+            assert value == result.per_query[q][metric], (metric, q)
