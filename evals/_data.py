@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from collections.abc import Iterable, Mapping
@@ -132,8 +133,11 @@ def _normalised(where: str, row: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(metadata, Mapping):
             raise DatasetError(f"{where}: field 'metadata' must be an object")
         found["metadata"] = {**extras, **metadata}
-    for key, value in found.items():
-        _check_storable(where, key, value)
+    try:  # one C pass; the walk below only runs to name the field of a problem
+        json.dumps(found, allow_nan=False, ensure_ascii=False, default=str).encode("utf-8")
+    except (ValueError, TypeError):
+        for key, value in found.items():
+            _check_storable(where, key, value)
     return found
 
 

@@ -182,9 +182,16 @@ async def arun_evals(
         if fail_fast and result.error is not None:
             raise ItemFailedError(result)
 
+    inline = call_target is None and all(s.model_free for s in scorer_map.values())
     try:
         with run_cap(limiter), frozen_gc():
-            await map_bounded(finish, todo, concurrency)
+            if inline:  # CPU-only scorers and no target: a task per item is pure overhead
+                for index, item in enumerate(todo):
+                    await finish(item)
+                    if index % 256 == 255:
+                        await anyio.sleep(0)  # let cancellation (Ctrl-C) in
+            else:
+                await map_bounded(finish, todo, concurrency)
     except JudgeSetupError as exc:
         where = f"; finished items are in {results_path}" if results_path else ""
         exc.args = (f"{exc} The run stopped at the first such failure{where}.",)
@@ -351,16 +358,18 @@ async def _process(
         output = target_result.output
         if target_result.context is not None:
             context = target_result.context
-    run = ScorerRun(
-        input=item.input,
-        output=output,
-        ground_truth=item.ground_truth,
-        context=context,
-        reference_contexts=item.reference_contexts,
-        reference_context_ids=item.reference_context_ids,
-        request_context={"item_id": item.id, "metadata": item.metadata},
-        run_id=item.id,
-    )
+    fields = {
+        "input": item.input,
+        "output": output,
+        "ground_truth": item.ground_truth,
+        "context": context,
+        "reference_contexts": item.reference_contexts,
+        "reference_context_ids": item.reference_context_ids,
+        "request_context": {"item_id": item.id, "metadata": item.metadata},
+        "run_id": item.id,
+    }
+    # the item's fields are validated already; a target's output is checked here
+    run = ScorerRun.model_construct(**fields) if call_target is None else ScorerRun(**fields)
 
     async def score(sid: str, scorer: Scorer) -> None:
         scorer_started = time.perf_counter()
@@ -373,12 +382,13 @@ async def _process(
                 exc, time.perf_counter() - scorer_started
             )
 
-    if len(scorers) == 1:
-        for sid, scorer in scorers.items():
+    concurrent = {sid: s for sid, s in scorers.items() if not s.model_free}
+    for sid, scorer in scorers.items():
+        if sid not in concurrent or len(concurrent) == 1:
             await score(sid, scorer)
-    else:
+    if len(concurrent) > 1:
         async with task_group() as tg:
-            for sid, scorer in scorers.items():
+            for sid, scorer in concurrent.items():
                 tg.start_soon(score, sid, scorer)
     for sid, scored in result.scorer_results.items():
         if scored.status == "error":

@@ -89,6 +89,16 @@ class Scorer:
         return self._config
 
     @property
+    def model_free(self) -> bool:
+        """Whether the scorer calls no model: no judge and no `PromptStep`. `run_evals`
+        runs such scorers inline, one after another, without a task per item: their steps
+        are CPU work, and tasks would only add overhead. (A function step that awaits
+        slow I/O of its own still works, one item at a time; give such a scorer a
+        `PromptStep` or a judge to have it run concurrently.)"""
+        fns = [s.fn for s in self._steps] + [self._reason_step]
+        return self.judge is None and not any(isinstance(fn, PromptStep) for fn in fns)
+
+    @property
     def fingerprint(self) -> str:
         """A short hash of everything that can change this scorer's scores: id, scale,
         ``config``, steps (function names, prompt versions, response schemas) and judge

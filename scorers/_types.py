@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
@@ -11,6 +12,8 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    TypeAdapter,
+    ValidationError,
     field_serializer,
     field_validator,
 )
@@ -44,6 +47,7 @@ class Chunk(BaseModel):
 
 
 _TEXT_KEYS = ("text", "content", "page_content")
+_PLAIN_KEYS = frozenset({"id", "text", "metadata"})
 
 
 def to_chunk(value: Any) -> Chunk:
@@ -112,7 +116,19 @@ def to_chunks(values: Any) -> list[Chunk]:
         raise ConfigError(
             f"context must be a list of str / dict / Chunk, got {type(values).__name__}"
         )
+    if type(values) is list and all(
+        type(v) is dict and "text" in v and v.keys() <= _PLAIN_KEYS for v in values
+    ):
+        try:  # the common [{"id", "text"}, ...] shape: one validation call for the list
+            return _plain_chunks().validate_python(values)
+        except ValidationError:
+            pass  # to_chunk below names the problem
     return [to_chunk(v) for v in values]
+
+
+@functools.cache
+def _plain_chunks() -> TypeAdapter[list[Chunk]]:
+    return TypeAdapter(list[Chunk])
 
 
 def _coerce_context(value: Any) -> Any:
