@@ -38,6 +38,10 @@ _EXPORTS: dict[str, str] = {
     "compare_runs": "._results",
     "read_results": "._results",
     "run_evals": "._runner",
+    "JudgedQrels": "._qrels",
+    "ajudge_qrels": "._qrels",
+    "judge_qrels": "._qrels",
+    "ErrorRecord": "._results",
 }
 
 if TYPE_CHECKING:
@@ -45,8 +49,10 @@ if TYPE_CHECKING:
 
     from ._agent import Agent, Sampling
     from ._data import EvalItem, load_dataset
+    from ._qrels import JudgedQrels, ajudge_qrels, judge_qrels
     from ._report import CallTotals, RunComparison, RunSummary, ScorerDelta, ScorerSummary, mean_ci
     from ._results import (
+        ErrorRecord,
         EvalResult,
         ItemError,
         ItemResult,
@@ -68,12 +74,14 @@ __all__ = [
     "AgentOutput",
     "CallTotals",
     "DatasetError",
+    "ErrorRecord",
     "EvalItem",
     "EvalResult",
     "InMemoryScoreStore",
     "ItemError",
     "ItemFailedError",
     "ItemResult",
+    "JudgedQrels",
     "RunComparison",
     "RunSummary",
     "Sampling",
@@ -85,8 +93,10 @@ __all__ = [
     "TargetOutput",
     "TargetResult",
     "Tool",
+    "ajudge_qrels",
     "arun_evals",
     "compare_runs",
+    "judge_qrels",
     "load_dataset",
     "mean_ci",
     "read_results",

@@ -14,6 +14,7 @@ from ._checks import finite, integer, optional_integer, optional_positive
 from ._fences import block, fence, tagged
 from ._limits import run_cap
 from ._pipeline import frozen_gc
+from ._prebuilt._precision import chunk_verdict_prompt
 from ._significance import adjust_family
 from ._sync import run_sync
 from ._tasks import map_bounded, task_group
@@ -32,6 +33,7 @@ __all__ = [
     "ReferenceTexts",
     "adjust_family",
     "block",
+    "chunk_verdict_prompt",
     "detached_calls",
     "fence",
     "finite",

@@ -58,6 +58,12 @@ def _chunk_verdicts_prompt(run: ScorerRun, chunks: list[Chunk], against: str) ->
     )
 
 
+def chunk_verdict_prompt(run: ScorerRun, text: str) -> str:
+    """The per-chunk usefulness prompt (against the ground truth) for one chunk's text:
+    the exact prompt of ``context-precision`` with ``per_chunk=True``."""
+    return _chunk_verdicts_prompt(run, [Chunk(text=text)], "ground_truth")
+
+
 def batched_verdicts(against: str) -> PromptStep[ChunkVerdicts]:
     """One call for all chunks: a verdict per ``context_index`` 0..K-1."""
 
