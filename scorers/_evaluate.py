@@ -127,11 +127,23 @@ def _order(
         return order
     positions = order[mixed]
     picked = itemgetter(*positions.tolist())(docs)
-    names = np.array(picked if len(positions) > 1 else [picked])
+    names = list(picked) if len(positions) > 1 else [picked]
     # groups ascending and, inside each, document ids descending
-    within = np.lexsort((names, -group[mixed]))[::-1]
+    within = np.lexsort((*_string_keys(names)[::-1], -group[mixed]))[::-1]
     order[mixed] = positions[within]
     return order
+
+
+def _string_keys(names: list[str]) -> list[np.ndarray]:
+    """Sort keys that order ``names`` as strcmp orders their UTF-8 bytes: big-endian
+    8-byte words, most significant first (integers sort much faster than strings)."""
+    try:
+        raw = np.array(names, dtype=np.bytes_)
+    except UnicodeEncodeError:
+        raw = np.array([n.encode("utf-8") for n in names], dtype=np.bytes_)
+    width = -(-raw.dtype.itemsize // 8) * 8
+    words = raw.astype(f"S{width}").view(">u8").reshape(len(names), width // 8)
+    return [words[:, i] for i in range(width // 8)]
 
 
 def _batch(

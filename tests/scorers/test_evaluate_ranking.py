@@ -227,3 +227,12 @@ def test_both_sort_paths_agree_with_the_scorers():
                 context=[{"id": d, "text": ""} for d in ranked], reference_context_ids=qrels[q]
             ).score
             assert value == result.per_query[q][metric], (metric, q)
+
+
+def test_tie_order_follows_strcmp_for_long_and_non_ascii_ids():
+    long_b, long_c = "a" * 20 + "b", "a" * 20 + "c"
+    run = {"q": {"z": 1.0, long_b: 1.0, "é": 1.0, long_c: 1.0}}
+    expected = ["é", "z", long_c, long_b]  # UTF-8 bytes, descending
+    for rank, doc in enumerate(expected, start=1):
+        result = evaluate_ranking({"q": {doc: 1, "other": 0}}, run, ["mrr"])
+        assert result.per_query["q"]["mrr"] == 1 / rank, doc
