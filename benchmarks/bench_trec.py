@@ -145,7 +145,7 @@ def main() -> None:
     sizes = [args.queries // 4, args.queries // 2, args.queries]
     memory = []
     for n in sizes:
-        sub_qrels, sub_run = make(n)
+        sub_qrels, sub_run = make(n, ties=not args.no_ties)
         memory.append((n, peak_mb(lambda q=sub_qrels, r=sub_run: evaluate_ranking(q, r, SCOREKIT))))
 
     ranked = sum(len(r) for r in run.values())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import os
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from scorers import (
     JudgeSetupError,
     ScorekitError,
     Scorer,
+    ScoreResult,
     ScorerRun,
 )
 from scorers._runtime import (
@@ -166,10 +167,11 @@ async def arun_evals(
     todo = [item for item in items if item.id not in done]
     bar = Progress(len(todo), progress)
     limiter = anyio.CapacityLimiter(model_concurrency or concurrency * len(scorer_map))
+    inline_ids = {sid for sid, scorer in scorer_map.items() if scorer.model_free}
 
     async def finish(item: EvalItem) -> None:
         plan = partial.get(item.id)
-        result = await _run_item(item, call_target, scorer_map, item_timeout, plan)
+        result = await _run_item(item, call_target, scorer_map, item_timeout, plan, inline_ids)
         result.fingerprints = {sid: fingerprints[sid] for sid in result.scorer_results}
         if results_file is not None:
             result = results_file.write(result)
@@ -182,7 +184,7 @@ async def arun_evals(
         if fail_fast and result.error is not None:
             raise ItemFailedError(result)
 
-    inline = call_target is None and all(s.model_free for s in scorer_map.values())
+    inline = call_target is None and len(inline_ids) == len(scorer_map)
     try:
         with run_cap(limiter), frozen_gc():
             if inline:  # CPU-only scorers and no target: a task per item is pure overhead
@@ -262,6 +264,7 @@ async def _run_item(
     scorers: dict[str, Scorer],
     item_timeout: float | None,
     plan: ResumePlan | None = None,
+    inline: Collection[str] = (),
 ) -> ItemResult:
     """One item, start to end (or, resuming with ``plan``, its scorers to re-run); a
     timeout becomes its error, its cut-off calls kept."""
@@ -274,7 +277,7 @@ async def _run_item(
     with record_calls() as calls:
         try:
             with anyio.fail_after(item_timeout) if item_timeout is not None else nullcontext():
-                await _process(item, result, None if plan else call_target, to_run)
+                await _process(item, result, None if plan else call_target, to_run, inline)
         except TimeoutError:
             result.error = ItemError(phase="timeout", message=f"item took over {item_timeout:g} s")
             counted = {id(c) for c in result.target_calls}
@@ -334,7 +337,10 @@ async def _process(
     result: ItemResult,
     call_target: Callable[[Any], Awaitable[Any]] | None,
     scorers: dict[str, Scorer],
+    inline: Collection[str] = (),
 ) -> None:
+    """Run the target (unless resuming with its output) and the scorers; ``inline``:
+    model-free scorers, run one after another without tasks."""
     output, context = item.output, item.context
     if result.target_result is not None:  # resuming: score the kept target output again
         output = result.target_result.output
@@ -374,7 +380,13 @@ async def _process(
     async def score(sid: str, scorer: Scorer) -> None:
         scorer_started = time.perf_counter()
         try:
-            result.scorer_results[sid] = await scorer.arun(run)
+            if sid in inline:  # no task, no loop round trip (see Scorer.run_inline)
+                outcome = scorer.run_inline(run)
+                if not isinstance(outcome, ScoreResult):
+                    outcome = await outcome
+                result.scorer_results[sid] = outcome
+            else:
+                result.scorer_results[sid] = await scorer.arun(run)
         except JudgeSetupError:
             raise  # a broken judge setup stops the run
         except Exception as exc:
@@ -382,7 +394,7 @@ async def _process(
                 exc, time.perf_counter() - scorer_started
             )
 
-    concurrent = {sid: s for sid, s in scorers.items() if not s.model_free}
+    concurrent = {sid: s for sid, s in scorers.items() if sid not in inline}
     for sid, scorer in scorers.items():
         if sid not in concurrent or len(concurrent) == 1:
             await score(sid, scorer)

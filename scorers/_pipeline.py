@@ -7,7 +7,7 @@ import copy
 import gc
 import math
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Awaitable, Generator, Iterable, Iterator, Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -234,6 +234,24 @@ class Scorer:
                 attach_calls(exc, calls)
                 raise
 
+    def run_inline(self, run: ScorerRun) -> ScoreResult | Awaitable[ScoreResult]:
+        """Score a validated run without a task or event-loop round trip, when possible.
+
+        Model-free steps seldom wait for anything: their coroutine then finishes on its
+        first step, and the result comes back at once. If a step does wait (an async
+        extractor doing I/O), an awaitable is returned that finishes the same run under
+        the caller's event loop — nothing is computed twice. Used by `run_evals` for
+        `model_free` scorers.
+        """
+        if self._score_fn is None:
+            raise ConfigError(f"scorer {self.id!r} has no generate_score step")
+        coro = self._run_steps(run, StepResults([]), time.perf_counter())
+        try:
+            yielded = coro.send(None)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        return _Continue(coro, yielded)
+
     async def _run_steps(self, run: ScorerRun, results: StepResults, started: float) -> ScoreResult:
         for step in self._steps:
             if isinstance(step.fn, PromptStep):
@@ -353,6 +371,33 @@ class Scorer:
         except ValidationError as exc:
             raise ConfigError(f"invalid scorer input for {self.id!r}: {exc}") from None
         return run_sync(self.arun, parsed)
+
+
+class _Continue:
+    """Finishes a coroutine that was started by hand (`Scorer.run_inline`) and then
+    waited: what it yields goes to the event loop, what the loop sends back goes in."""
+
+    def __init__(self, coro: Any, yielded: Any):
+        self._coro, self._yielded = coro, yielded
+
+    def __await__(self) -> Generator[Any, Any, ScoreResult]:
+        value = self._yielded
+        while True:
+            try:
+                sent = yield value
+            except GeneratorExit:
+                self._coro.close()
+                raise
+            except BaseException as exc:
+                try:
+                    value = self._coro.throw(exc)
+                except StopIteration as stop:
+                    return stop.value  # type: ignore[no-any-return]
+            else:
+                try:
+                    value = self._coro.send(sent)
+                except StopIteration as stop:
+                    return stop.value  # type: ignore[no-any-return]
 
 
 def create_scorer(

@@ -12,6 +12,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PrivateAttr,
     TypeAdapter,
     ValidationError,
     field_serializer,
@@ -212,6 +213,12 @@ class ScorerRun(BaseModel):
     reference_context_ids: ReferenceIds = None
     request_context: dict[str, Any] = Field(default_factory=dict)
     run_id: str | None = None
+    _memo: dict[Any, Any] = PrivateAttr(default_factory=dict)
+
+    def memo(self) -> dict[Any, Any]:
+        """A cache for values that several scorers of this run compute alike (the
+        similarity matrix of its chunks and references); dropped with the run."""
+        return self._memo
 
 
 class JudgeCall(BaseModel):

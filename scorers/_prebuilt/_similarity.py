@@ -133,13 +133,18 @@ def similarities_step(opts: NonLLMContextOptions, per: str) -> Any:
         chunks = results["_context"]
         if not chunks:
             return None
-        matrix = similarity_matrix(
-            [c.text for c in chunks],
-            run.reference_contexts or [],
-            measure,
-            ignore_case=opts.ignore_case,
-            ignore_whitespace=opts.ignore_whitespace,
-        )
+        # the recall and precision scorers of one run share the matrix
+        key = ("similarity_matrix", id(chunks), measure, opts.ignore_case, opts.ignore_whitespace)
+        memo = run.memo()
+        matrix = memo.get(key)
+        if matrix is None:
+            matrix = memo[key] = similarity_matrix(
+                [c.text for c in chunks],
+                run.reference_contexts or [],
+                measure,
+                ignore_case=opts.ignore_case,
+                ignore_whitespace=opts.ignore_whitespace,
+            )
         best = matrix.max(axis=axis)
         return Similarities(
             measure=name,

@@ -10,6 +10,7 @@ from scorers import (
     ConfigError,
     PromptStep,
     ScoreResult,
+    ScorerRun,
     create_context_recall_scorer,
     create_scorer,
     not_scorable,
@@ -125,3 +126,33 @@ async def test_arun_accepts_a_dict_run():
     scorer = create_scorer(id="len").generate_score(lambda run, results: len(run.input) / 10)
     assert (await scorer.arun({"input": "abcde"})).score == 0.5
     assert float(await scorer.arun(input="abcdefghij")) == 1.0
+
+
+def test_model_free_scorers_run_inline_even_when_a_step_waits():
+    import anyio
+
+    from evals import run_evals
+
+    async def slow_step(run, results):
+        await anyio.sleep(0.01)  # a real suspension: the run finishes under the loop
+        return len(run.input)
+
+    waits = (
+        create_scorer(id="waits")
+        .preprocess(slow_step)
+        .generate_score(lambda run, results: results.preprocess / 10)
+        .generate_reason(lambda run, results, score: f"length {results.preprocess}")
+    )
+    plain = create_scorer(id="plain").generate_score(lambda run, results: 0.5)
+    assert waits.model_free and plain.model_free
+    result = run_evals([{"input": "abc"}, {"input": "abcdefgh"}], [waits, plain], progress=False)
+    assert [r.scorer_results["waits"].score for r in result.items] == [0.3, 0.8]
+    assert result.items[1].scorer_results["waits"].reason == "length 8"
+    assert result.scores == {"waits": 0.55, "plain": 0.5}
+    async def finish():
+        inline = waits.run_inline(ScorerRun(input="abcd"))
+        assert not isinstance(inline, ScoreResult)  # it waited: an awaitable comes back
+        return await inline
+
+    assert anyio.run(finish).score == 0.4
+    assert plain.run_inline(ScorerRun(input="x")).score == 0.5  # done at once
