@@ -257,14 +257,18 @@ class Scorer:
             if isinstance(step.fn, PromptStep):
                 value = await self._prompt(step.name, step.fn, run, results)
             else:
-                value = await call_step(step.fn, run, results)
+                value = step.fn(run, results)
+                if hasattr(value, "__await__"):  # an async step
+                    value = await value
             if isinstance(value, NotScorable):
                 return self._finish(results, started, 0.0, value.reason, "skipped")
             results.values[step.name] = value
             setattr(results, step.kind, value)
 
         assert self._score_fn is not None  # checked by arun
-        raw = await call_step(self._score_fn, run, results)
+        raw = self._score_fn(run, results)
+        if hasattr(raw, "__await__"):
+            raw = await raw
         if isinstance(raw, NotScorable):
             return self._finish(results, started, 0.0, raw.reason, "skipped")
         try:
@@ -283,7 +287,10 @@ class Scorer:
             value = await self._prompt("generate_reason", self._reason_step, run, results)
             reason = str(getattr(value, "reason", value) or "")
         elif self._reason_step is not None:
-            reason = str(await call_step(self._reason_step, run, results, score) or "")
+            text = self._reason_step(run, results, score)
+            if hasattr(text, "__await__"):
+                text = await text
+            reason = str(text or "")
         return self._finish(results, started, score, reason, "scored")
 
     def _finish(
