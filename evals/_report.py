@@ -301,6 +301,20 @@ class RunComparison(BaseModel):
     resamples: int = 10_000
     seed: int = 0
 
+    def __repr__(self) -> str:
+        deltas = {
+            sid: None if d.delta is None else round(d.delta, 4) for sid, d in self.scorers.items()
+        }
+        return (
+            f"RunComparison(deltas={deltas}, only_in_baseline={len(self.only_in_baseline)}, "
+            f"only_in_candidate={len(self.only_in_candidate)})"
+        )
+
+    def _repr_html_(self) -> str:
+        from ._views import comparison_html
+
+        return comparison_html(self)
+
     def table(self) -> str:
         """A table of the deltas."""
         width = max([len("scorer"), *(len(s) for s in self.scorers)])

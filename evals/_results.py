@@ -160,6 +160,34 @@ class EvalResult(BaseModel):
     failed_thresholds: list[str] = Field(default_factory=list)
     results_path: str | None = None
 
+    def __repr__(self) -> str:
+        scores = {sid: None if v is None else round(v, 4) for sid, v in self.scores.items()}
+        where = f", results_path={self.results_path!r}" if self.results_path else ""
+        return (
+            f"EvalResult(items={self.summary.items}, errors={self.summary.item_errors}, "
+            f"scores={scores}, passed={self.passed}{where})"
+        )
+
+    def _repr_html_(self) -> str:
+        from ._views import summary_html
+
+        return summary_html(self.summary)
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame, one row per item × scorer: ``id``, ``scorer``, ``score``
+        (None unless scored), ``status``, ``reason``, ``error`` and the item's fields
+        (``input``, ``ground_truth``, ``output``, ``context`` as texts,
+        ``reference_contexts``, ``reference_context_ids``, ``metadata``). A scorer that
+        could not run because its item failed first has status ``"error"`` and the
+        item's error. pandas is an optional extra: ``pip install 'scorekit[pandas]'``.
+
+        Raises:
+            ConfigError: When pandas is not installed.
+        """
+        from ._views import to_pandas
+
+        return to_pandas(self.items, list(self.summary.scorers))
+
     def errors(self) -> list[ErrorRecord]:
         """Every failure of the run (see `ErrorRecord`), in item order."""
         return run_errors(self.items)
@@ -170,7 +198,8 @@ class EvalResult(BaseModel):
 
 
 def read_results(path: str | os.PathLike[str]) -> list[ItemResult]:
-    """The `ItemResult`s of a results file written by `run_evals` (``results_path``).
+    """The `ItemResult`s of a results file written by `run_evals` (``results_path``), as a
+    list with a ``to_pandas()`` method (see `EvalResult.to_pandas`).
 
     Raises:
         ConfigError: If the file does not exist or holds no result line (a data set,
@@ -183,7 +212,9 @@ def read_results(path: str | os.PathLike[str]) -> list[ItemResult]:
         raise ConfigError(f"results file {file} does not exist")
     if file.is_dir():
         raise ConfigError(f"results file {file} is a directory")
-    return list(read_file(file)[0].values())
+    from ._views import ResultList
+
+    return ResultList(read_file(file)[0].values())
 
 
 def compare_runs(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import html
 import math
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
@@ -283,6 +284,50 @@ class ScoreResult(BaseModel):
 
     def __float__(self) -> float:
         return self.score
+
+    def __repr__(self) -> str:
+        reason = " ".join(self.reason.split())
+        if len(reason) > 80:
+            reason = reason[:79] + "…"
+        error = f", error={self.error!r}" if self.error else ""
+        return (
+            f"ScoreResult(scorer_id={self.scorer_id!r}, score={self.score:.4g}, "
+            f"status={self.status!r}, reason={reason!r}, calls={len(self.judge_calls)}{error})"
+        )
+
+    def _repr_html_(self) -> str:
+        """Score, reason and the claims / chunk verdicts, for notebooks."""
+        parts = [
+            f"<p><b>{html.escape(self.scorer_id)}</b>: {self.score:.4g} "
+            f"<i>({html.escape(self.status)})</i></p>",
+            f"<pre style='white-space:pre-wrap'>{html.escape(self.reason)}</pre>",
+        ]
+        found = self.details.get("claims")
+        claims = found.get("claims") if isinstance(found, dict) else None
+        verdicts = self.details.get("verdicts")
+        listed = verdicts.get("verdicts") if isinstance(verdicts, dict) else None
+        if listed:
+            lines = []
+            for verdict in listed:
+                index = verdict.get("claim_index", verdict.get("context_index"))
+                label = (
+                    claims[index]
+                    if claims and isinstance(index, int) and 0 <= index < len(claims)
+                    else f"#{index}"
+                )
+                lines.append(
+                    f"<tr><td>{html.escape(str(label))}</td>"
+                    f"<td>{html.escape(str(verdict.get('verdict')))}</td>"
+                    f"<td>{html.escape(str(verdict.get('reason', '')))}</td></tr>"
+                )
+            kind = "claim" if claims else "chunk"
+            parts.append(
+                f"<table><thead><tr><th>{kind}</th><th>verdict</th><th>reason</th></tr>"
+                f"</thead><tbody>{''.join(lines)}</tbody></table>"
+            )
+        if self.error:
+            parts.append(f"<p style='color:#b00'>{html.escape(self.error)}</p>")
+        return "".join(parts)
 
 
 def _json_fallback(value: Any) -> Any:

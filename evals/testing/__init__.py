@@ -29,12 +29,15 @@ _EXPORTS: dict[str, str] = {
     "FakeResponse": "._exchange",
     "Fault": "._faults",
     "Handler": "._exchange",
+    "aassert_score": "._assertions",
+    "assert_score": "._assertions",
     "fake_llm_server": "._plugin",
     "rule_based_judge": "._rule_judge",
     "supports": "._rule_judge",
 }
 
 if TYPE_CHECKING:
+    from ._assertions import aassert_score, assert_score
     from ._exchange import FakeRequest, FakeResponse, Handler
     from ._faults import Fault
     from ._plugin import fake_llm_server
@@ -47,6 +50,8 @@ __all__ = [
     "FakeResponse",
     "Fault",
     "Handler",
+    "aassert_score",
+    "assert_score",
     "fake_llm_server",
     "rule_based_judge",
     "supports",

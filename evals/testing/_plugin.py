@@ -1,18 +1,54 @@
-"""The pytest plugin (entry point ``scorekit``): the ``fake_llm_server`` fixture.
+"""The pytest plugin (entry point ``scorekit``): the ``fake_llm_server`` fixture, the
+``scorekit`` marker and the end-of-session table of `assert_score` results.
 
 Loaded by every pytest run once scorekit is installed, so it imports nothing of
-scorekit until a test asks for the fixture.
+scorekit until a test asks for it (the collector it reads is plain Python).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from ._collector import COLLECTOR
+
 if TYPE_CHECKING:
     from ._server import FakeLLMServer
+
+
+def pytest_addoption(parser: Any) -> None:
+    group = parser.getgroup("scorekit")
+    group.addoption(
+        "--scorekit-results",
+        metavar="PATH",
+        default=None,
+        help="write the session's assert_score results to PATH (a results file for "
+        "`scorekit report`)",
+    )
+
+
+def pytest_configure(config: Any) -> None:
+    config.addinivalue_line(
+        "markers", "scorekit: a test that scores a RAG pipeline with scorekit (selectable)"
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: Any) -> None:
+    COLLECTOR.current_test = item.nodeid
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: Any) -> None:
+    if not COLLECTOR.records:
+        return
+    terminalreporter.write_sep("-", "scorekit scores")
+    terminalreporter.write_line(COLLECTOR.table())
+    path = config.getoption("--scorekit-results", default=None)
+    if path:
+        COLLECTOR.write(path)
+        terminalreporter.write_line(f"scorekit: {len(COLLECTOR.records)} results written to {path}")
 
 
 @pytest.fixture

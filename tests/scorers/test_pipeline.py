@@ -149,6 +149,7 @@ def test_model_free_scorers_run_inline_even_when_a_step_waits():
     assert [r.scorer_results["waits"].score for r in result.items] == [0.3, 0.8]
     assert result.items[1].scorer_results["waits"].reason == "length 8"
     assert result.scores == {"waits": 0.55, "plain": 0.5}
+
     async def finish():
         inline = waits.run_inline(ScorerRun(input="abcd"))
         assert not isinstance(inline, ScoreResult)  # it waited: an awaitable comes back
