@@ -188,6 +188,35 @@ class EvalResult(BaseModel):
 
         return to_pandas(self.items, list(self.summary.scorers))
 
+    def to_html(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        baseline: EvalResult | str | os.PathLike[str] | None = None,
+        prompts: bool = True,
+        title: str = "scorekit report",
+    ) -> Path:
+        """Write the run as one self-contained HTML page (see ``scorekit report``).
+
+        Args:
+            path: The ``.html`` file to write.
+            baseline: Another run (an `EvalResult` or a results file) to compare with.
+            prompts: Keep each judge call's prompt and raw response (collapsed).
+            title: The page title.
+
+        Returns:
+            The path written.
+        """
+        from ._html import render_report, write_report
+
+        base = None
+        if baseline is not None:
+            base = baseline.items if isinstance(baseline, EvalResult) else read_results(baseline)
+        page = render_report(
+            self.items, summary=self.summary, baseline=base, prompts=prompts, title=title
+        )
+        return write_report(path, page)
+
     def errors(self) -> list[ErrorRecord]:
         """Every failure of the run (see `ErrorRecord`), in item order."""
         return run_errors(self.items)

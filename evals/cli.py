@@ -283,6 +283,15 @@ def build_parser() -> argparse.ArgumentParser:
     trec.add_argument("--seed", type=int, default=0, help="seed of the resampling tests")
     trec.add_argument("--format", choices=("table", "json"), default="table")
 
+    report = commands.add_parser(
+        "report", help="one self-contained HTML page of a results file (no network)"
+    )
+    report.add_argument("results", help="results file (--out of `run`)")
+    report.add_argument("-o", "--output", help="HTML file to write (default: RESULTS.html)")
+    report.add_argument("--compare", metavar="BASELINE", help="a baseline results file")
+    report.add_argument("--no-prompts", action="store_true", help="leave prompts out")
+    report.add_argument("--title", default="scorekit report")
+
     qrels = commands.add_parser(
         "judge-qrels", help="LLM-judged qrels for the chunks each item retrieved"
     )
@@ -396,6 +405,24 @@ def _trec(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _report_command(args: argparse.Namespace) -> int:
+    from ._html import render_report, write_report
+    from ._results import read_results
+
+    items = read_results(args.results)
+    baseline = read_results(args.compare) if args.compare else None
+    output = Path(args.output) if args.output else Path(args.results).with_suffix(".html")
+    if output.is_dir():
+        raise ConfigError(f"--output {output} is a directory; give a file path")
+    page = render_report(items, baseline=baseline, prompts=not args.no_prompts, title=args.title)
+    try:
+        written = write_report(output, page)
+    except OSError as exc:
+        raise ConfigError(f"cannot write --output {output}: {exc.strerror or exc}") from None
+    print(f"scorekit: wrote {written} ({len(items)} items, {written.stat().st_size:,} bytes)")
+    return EXIT_OK
+
+
 def _judge_qrels(args: argparse.Namespace) -> int:
     from scorers import write_qrels
 
@@ -501,6 +528,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _trec(args)
         if args.command == "judge-qrels":
             return _judge_qrels(args)
+        if args.command == "report":
+            return _report_command(args)
         return _execute(args)
     except KeyboardInterrupt:
         where = "; finished items are in --out" if getattr(args, "out", None) else ""

@@ -1,0 +1,25 @@
+"""The embedded quickstart as an HTML report, with no API key: ``python examples/report.py``.
+
+Writes ``quickstart_report.html`` (open it from disk: no network, no CDN). With
+``SCOREKIT_MODEL`` set, the LLM context recall and precision scorers join in.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from evals import quickstart
+
+
+def main(out: str = "quickstart_report.html") -> Path:
+    result = quickstart.run(os.environ.get("SCOREKIT_MODEL"), progress=False)
+    print(result.table())
+    path = result.to_html(out, title="scorekit quickstart: BM25 over the embedded corpus")
+    print(f"\nwrote {path.resolve()}")
+    return path
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:2])

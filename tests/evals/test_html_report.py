@@ -1,0 +1,153 @@
+"""The HTML report, loaded in headless Chromium (Debian's package; `.ci/run` installs it)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from evals import read_results, run_evals
+from evals.cli import main
+from evals.testing import FakeLLMServer
+from scorers import (
+    create_context_precision_scorer,
+    create_context_recall_scorer,
+    create_id_context_recall_scorer,
+    create_non_llm_context_precision_scorer,
+)
+
+BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_browser = pytest.mark.skipif(
+    BROWSER is None, reason="headless Chromium not installed (apt-get install -y chromium)"
+)
+
+ROW = re.compile(r'<tr class="item-row" data-id="(?!\$)')
+ITEMS = [
+    {
+        "id": f"q{i}",
+        "input": f"Where was Einstein born? ({i})",
+        "ground_truth": "Einstein was born in Ulm. He liked sailing.",
+        "context": [
+            {"id": "a", "text": "Einstein was born in Ulm in 1879."},
+            {"id": "b", "text": "Paris is in France. </script><b>not markup</b>"},
+        ],
+        "reference_contexts": ["Einstein was born in Ulm."],
+    }
+    for i in range(5)
+]
+
+
+def target(question: str):
+    if question.endswith("(4)"):
+        raise RuntimeError("index offline")
+    return {"output": "Ulm", "context": ITEMS[0]["context"]}
+
+
+def load(page: Path, fragment: str = "") -> tuple[str, str]:
+    """The DOM after the page's scripts ran, and the browser's log."""
+    assert BROWSER is not None
+    proc = subprocess.run(
+        [
+            BROWSER,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            page.resolve().as_uri() + fragment,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout, proc.stderr
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("report")
+    with FakeLLMServer() as server:
+        judge = server.judge()
+        scorers = [
+            create_context_recall_scorer(judge),
+            create_context_precision_scorer(judge),
+            create_non_llm_context_precision_scorer(),
+        ]
+        base = run_evals(ITEMS[:4], scorers, target, results_path=folder / "base.jsonl")
+        cand = run_evals(ITEMS, scorers, target, results_path=folder / "cand.jsonl")
+    return folder, base, cand
+
+
+@needs_browser
+def test_the_report_loads_with_no_errors_and_shows_every_part(runs):
+    folder, base, cand = runs
+    page = cand.to_html(folder / "report.html", baseline=base)
+    text = page.read_text()
+    assert (
+        "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text
+    )
+    dom, log = load(page, "#item=q1")
+    assert 'data-ready="yes"' in dom and "data-errors" not in dom
+    assert "Uncaught" not in log
+    assert len(ROW.findall(dom)) == 5  # rows drawn by the page's script
+    assert "<svg" in dom and 'id="summary"' in dom and 'id="comparison"' in dom
+    view = dom[dom.index('id="view"') :]
+    assert "Item q1" in view and "Claims" in view
+    assert 'class="claim yes"' in view and 'class="claim no"' in view
+    assert 'class="chunk yes"' in view and 'class="chunk no"' in view
+    assert "judge call(s): prompts and raw responses" in view
+    assert "&lt;b&gt;not markup&lt;/b&gt;" in view  # data is text, never markup
+    errored, _ = load(page, "#item=q4")
+    assert "Error (target)" in errored and "index offline" in errored
+
+
+@needs_browser
+def test_scorekit_report_command_and_ten_thousand_items(runs, tmp_path, capsys):
+    folder, _, _ = runs
+    out = tmp_path / "cli.html"
+    assert (
+        main(
+            [
+                "report",
+                str(folder / "cand.jsonl"),
+                "-o",
+                str(out),
+                "--compare",
+                str(folder / "base.jsonl"),
+            ]
+        )
+        == 0
+    )
+    assert "wrote" in capsys.readouterr().out and out.exists()
+    assert 'data-ready="yes"' in load(out)[0]
+
+    rows = [
+        {
+            "id": str(i),
+            "input": f"question {i}",
+            "context": [{"id": str(i % 7), "text": "t"}],
+            "reference_context_ids": [str(i % 3)],
+        }
+        for i in range(10_000)
+    ]
+    big = run_evals(rows, [create_id_context_recall_scorer()], progress=False)
+    page = big.to_html(tmp_path / "big.html")
+    dom, log = load(page)
+    assert 'data-ready="yes"' in dom and "Uncaught" not in log
+    assert len(ROW.findall(dom)) == 100  # one page at a time
+    assert re.search(r"10000 items · page 1 of 100", dom)
+
+
+def test_report_errors(tmp_path, capsys):
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps({"input": "q"}) + "\n")
+    assert main(["report", str(data)]) == 2
+    assert "is not a scorekit results file" in capsys.readouterr().err
+    assert read_results  # the same reader backs `scorekit report`
