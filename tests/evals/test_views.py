@@ -167,3 +167,35 @@ def test_the_plugin_prints_a_table_and_writes_a_results_file(tmp_path):
     assert [line["item"]["metadata"]["passed"] for line in lines] == [True, False]
     kept = read_results(results)
     assert [r.scorer_results["id-context-recall"].score for r in kept] == [1.0, 0.5]
+
+
+def test_the_plugin_imports_nothing_heavy():
+    code = (
+        "import sys, evals.testing._plugin\n"
+        "heavy = [m for m in sys.modules if m.split('.')[0] in "
+        "('scorers', 'litellm', 'pydantic', 'numpy', 'anyio', 'pandas')]\n"
+        "print(heavy)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "[]", proc.stdout + proc.stderr
+
+
+def test_to_pandas_without_pandas_says_how_to_install_it(monkeypatch):
+    from scorers import ConfigError
+
+    result = run_evals(ROWS[:1], [create_id_context_recall_scorer()], progress=False)
+    monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas now fails
+    with pytest.raises(ConfigError, match=r"pip install 'scorekit\[pandas\]'"):
+        result.to_pandas()
+
+
+def test_a_notebook_gets_a_tqdm_bar_whose_rate_starts_after_the_first_item(monkeypatch):
+    import evals._progress as progress
+
+    monkeypatch.setattr(progress, "in_notebook", lambda: True)
+    bar = progress.Progress(3)
+    assert bar.enabled and bar._widget is not None
+    for _ in range(3):
+        bar.advance()
+    assert bar._widget.n == 3 and bar._widget.total == 3
+    bar.close()
