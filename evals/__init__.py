@@ -42,6 +42,8 @@ _EXPORTS: dict[str, str] = {
     "ajudge_qrels": "._qrels",
     "judge_qrels": "._qrels",
     "ErrorRecord": "._results",
+    "merge_results": "._shards",
+    "summarize": "._results",
 }
 
 if TYPE_CHECKING:
@@ -59,8 +61,10 @@ if TYPE_CHECKING:
         TargetResult,
         compare_runs,
         read_results,
+        summarize,
     )
     from ._runner import ItemFailedError, arun_evals, run_evals
+    from ._shards import merge_results
     from ._store import InMemoryScoreStore, ScoreRecord, ScoreStore, SqliteScoreStore
     from ._targets import TargetOutput
     from ._tools import Tool
@@ -99,6 +103,8 @@ __all__ = [
     "judge_qrels",
     "load_dataset",
     "mean_ci",
+    "merge_results",
     "read_results",
     "run_evals",
+    "summarize",
 ]

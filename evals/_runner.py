@@ -40,6 +40,7 @@ from ._progress import Progress
 from ._report import RunSummary
 from ._results import EvalResult, ItemError, ItemResult, summarize
 from ._resume import ResumePlan, resume_plan
+from ._shards import parse_shard, select_shard
 from ._targets import as_target_result, target_caller
 
 
@@ -98,6 +99,7 @@ async def arun_evals(
     thresholds: Mapping[str, float] | None = None,
     min_scored: float | None = None,
     store_prompts: bool = True,
+    shard: tuple[int, int] | str | None = None,
     progress: bool | None = None,
 ) -> EvalResult:
     """Score every item of ``data`` with ``scorers``, running ``target`` first if given.
@@ -133,6 +135,10 @@ async def arun_evals(
             must have scored; skipped and errored items count against it.
         store_prompts: Keep prompts and sent messages in ``results_path`` (each once);
             False writes compact lines with the judges' responses only.
+        shard: ``(i, n)`` (or ``"i/n"``): run only the items whose id hashes to shard i
+            of n — a stable, content-independent split, so n processes or machines can
+            each run one shard into its own results file and `merge_results` combines
+            them.
         progress: Progress bar on stderr; default: only when stderr is a terminal.
 
     Returns:
@@ -155,7 +161,8 @@ async def arun_evals(
     item_timeout = optional_positive("item_timeout", item_timeout)
     if min_scored is not None and not 0 <= finite("min_scored", min_scored) <= 1:
         raise ConfigError(f"min_scored must be a share between 0 and 1; got {min_scored!r}")
-    items = load_dataset(data)
+    shard_spec = parse_shard(shard)
+    items = select_shard(load_dataset(data), shard_spec)
     scorer_map = _scorer_map(scorers)
     thresholds = _checked_thresholds(thresholds, scorer_map)
     call_target = target_caller(target)

@@ -34,6 +34,7 @@ from ._cli_output import (
     EXIT_USAGE,
     print_run,
 )
+from ._report import format_table
 
 # kept for callers of earlier versions
 EXIT_FAILED = EXIT_THRESHOLD
@@ -175,6 +176,11 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N items")
     parser.add_argument(
+        "--shard",
+        metavar="I/N",
+        help="only shard I of N (items split by a hash of their id), e.g. --shard 0/4",
+    )
+    parser.add_argument(
         "--item-timeout", type=float, metavar="SECONDS", help="time allowed per item"
     )
     parser.add_argument("--format", choices=("table", "json"), default="table")
@@ -282,6 +288,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     trec.add_argument("--seed", type=int, default=0, help="seed of the resampling tests")
     trec.add_argument("--format", choices=("table", "json"), default="table")
+
+    merge = commands.add_parser("merge", help="merge results files (one per shard) into OUT")
+    merge.add_argument("out", help="the merged results file to write (must not exist)")
+    merge.add_argument("inputs", nargs="+", metavar="RESULTS", help="results files to merge")
 
     report = commands.add_parser(
         "report", help="one self-contained HTML page of a results file (no network)"
@@ -405,6 +415,17 @@ def _trec(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _merge(args: argparse.Namespace) -> int:
+    from ._results import summarize
+    from ._shards import merge_results
+
+    items = merge_results(args.out, *args.inputs)
+    scorer_ids = list(dict.fromkeys(sid for item in items for sid in item.scorer_results))
+    print(format_table(summarize(items, scorer_ids, 0.0)))
+    print(f"\nscorekit: merged {len(args.inputs)} files, {len(items)} items, into {args.out}")
+    return EXIT_OK
+
+
 def _report_command(args: argparse.Namespace) -> int:
     from ._html import render_report, write_report
     from ._results import read_results
@@ -489,6 +510,7 @@ def _execute(args: argparse.Namespace) -> int:
             "min_scored": args.min_scored,
             "item_timeout": args.item_timeout,
             "store_prompts": not args.no_prompts,
+            "shard": args.shard,
             "progress": False if args.no_progress else None,
         }
         if args.command == "demo":
@@ -530,6 +552,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _judge_qrels(args)
         if args.command == "report":
             return _report_command(args)
+        if args.command == "merge":
+            return _merge(args)
         return _execute(args)
     except KeyboardInterrupt:
         where = "; finished items are in --out" if getattr(args, "out", None) else ""

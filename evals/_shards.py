@@ -1,0 +1,113 @@
+"""Shards of a data set for many processes or machines, and merging their results files."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from scorers import ConfigError
+
+from ._results import ItemResult
+
+
+def parse_shard(shard: Any) -> tuple[int, int] | None:
+    """``(index, count)`` from ``(i, n)`` or ``"i/n"``; None for None.
+
+    Raises:
+        ConfigError: Unless ``0 <= i < n`` are integers.
+    """
+    if shard is None:
+        return None
+    if isinstance(shard, str):
+        index_text, sep, count_text = shard.partition("/")
+        try:
+            shard = (int(index_text), int(count_text)) if sep else None
+        except ValueError:
+            shard = None
+        if shard is None:
+            raise ConfigError("shard takes I/N with integers 0 <= I < N, e.g. 0/4")
+    if (
+        not isinstance(shard, (tuple, list))
+        or len(shard) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in shard)
+        or not 0 <= shard[0] < shard[1]
+    ):
+        raise ConfigError(f"shard must be (index, count) with 0 <= index < count; got {shard!r}")
+    return int(shard[0]), int(shard[1])
+
+
+def shard_of(item_id: str, count: int) -> int:
+    """The shard an item id belongs to: its sha256, modulo ``count`` (stable across
+    machines and Python versions, independent of the item's content and position)."""
+    digest = hashlib.sha256(item_id.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") % count
+
+
+def merge_results(out: str | os.PathLike[str], *paths: str | os.PathLike[str]) -> list[ItemResult]:
+    """Merge results files (one per shard, say) into ``out``.
+
+    An id in several files is kept once when its scorer results agree on every shared
+    scorer's fingerprint (the last file's line wins, as resume's last line does); with a
+    different fingerprint for the same scorer — two configurations — the merge is
+    refused. The summary of the merged file (`read_results` then `summarize`) equals the
+    summary of one run over the same items.
+
+    Args:
+        out: The merged results file to write; it must not exist yet.
+        *paths: The results files to merge, at least one.
+
+    Returns:
+        The merged items, in the order first seen.
+
+    Raises:
+        ConfigError: For a missing or non-results input, an existing ``out``, or an id
+            with conflicting fingerprints.
+    """
+    from ._jsonl import ResultsFile
+    from ._results import read_results
+
+    if not paths:
+        raise ConfigError("merge_results needs at least one results file to merge")
+    target = Path(out)
+    if target.exists() and target.stat().st_size:
+        raise ConfigError(f"{target} already exists; merge into a new file")
+    merged: dict[str, ItemResult] = {}
+    source: dict[str, str] = {}
+    for path in paths:
+        for result in read_results(path):
+            item_id = result.item.id
+            earlier = merged.get(item_id)
+            if earlier is not None:
+                _check_same_configuration(earlier, result, item_id, source[item_id], str(path))
+            merged[item_id] = result
+            source[item_id] = str(path)
+    writer = ResultsFile(target, resume=False)
+    try:
+        for result in merged.values():
+            writer.write(result)
+    finally:
+        writer.close()
+    return list(merged.values())
+
+
+def _check_same_configuration(
+    a: ItemResult, b: ItemResult, item_id: str, first: str, second: str
+) -> None:
+    for sid in set(a.fingerprints) & set(b.fingerprints):
+        if a.fingerprints[sid] != b.fingerprints[sid]:
+            raise ConfigError(
+                f"item {item_id!r} is in {first} and {second} with different configurations "
+                f"of scorer {sid!r} (fingerprints {a.fingerprints[sid]} and "
+                f"{b.fingerprints[sid]}); merge runs of one configuration"
+            )
+
+
+def select_shard(items: Sequence[Any], shard: tuple[int, int] | None) -> list[Any]:
+    """The items of ``shard`` (all of them for None)."""
+    if shard is None:
+        return list(items)
+    index, count = shard
+    return [item for item in items if shard_of(item.id, count) == index]
