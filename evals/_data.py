@@ -28,6 +28,8 @@ class EvalItem(BaseModel):
         reference_context_ids: Gold passage ids: a list, or a dict id -> grade.
         output: Precomputed response, used when there is no target.
         context: Precomputed retrieved chunks, used when the target does not return any.
+        claims: Reference claims written by a person; context recall judges them
+            instead of extracting claims from the ground truth.
         metadata: Anything else; carried through to results.
     """
 
@@ -40,6 +42,7 @@ class EvalItem(BaseModel):
     reference_context_ids: ReferenceIds = None
     output: Any = None
     context: ContextList = None
+    claims: list[str] | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("id", mode="before")
@@ -88,7 +91,14 @@ _RAGAS_EXTRAS = (
 """Ragas fields with no `EvalItem` counterpart: kept in ``metadata``."""
 
 _LIST_COLUMNS = frozenset(
-    {"context", "reference_contexts", "reference_context_ids", "retrieved_contexts", "contexts"}
+    {
+        "context",
+        "reference_contexts",
+        "reference_context_ids",
+        "retrieved_contexts",
+        "contexts",
+        "claims",
+    }
 )
 
 

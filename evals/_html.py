@@ -90,7 +90,7 @@ function showItem(id) {
   for (const [sid, s] of Object.entries(it.scores)) {
     h += `<h3>${esc(sid)}: ${s.status === 'scored' ? fmt(s.score) : esc(s.status)}</h3><pre>${esc(s.error || s.reason)}</pre>`;
     const d = s.details || {};
-    const claims = d.claims && d.claims.claims;
+    const claims = (d.claims_used && d.claims_used.claims) || (d.claims && d.claims.claims);
     if (Array.isArray(claims)) {
       const byClaim = verdictMap(d, 'claim_index');
       h += '<p><b>Claims</b></p><ul>' + claims.map((c, i) => {

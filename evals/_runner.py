@@ -378,6 +378,7 @@ async def _process(
         "context": context,
         "reference_contexts": item.reference_contexts,
         "reference_context_ids": item.reference_context_ids,
+        "claims": item.claims,
         "request_context": {"item_id": item.id, "metadata": item.metadata},
         "run_id": item.id,
     }

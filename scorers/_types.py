@@ -200,6 +200,8 @@ class ScorerRun(BaseModel):
             over the scorer's own context options.
         reference_contexts: Gold passages, as text.
         reference_context_ids: Gold passage ids: a list, or a dict id -> relevance grade.
+        claims: Reference claims written by a person (RAGChecker-style); context recall
+            then judges these instead of extracting claims from the ground truth.
         request_context: Free-form data for custom steps.
         run_id: An identifier carried through to logs.
     """
@@ -212,8 +214,16 @@ class ScorerRun(BaseModel):
     context: ContextList = None
     reference_contexts: ReferenceTexts = None
     reference_context_ids: ReferenceIds = None
+    claims: list[str] | None = None
     request_context: dict[str, Any] = Field(default_factory=dict)
     run_id: str | None = None
+
+    @field_validator("claims")
+    @classmethod
+    def _claims_are_statements(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and any(not claim.strip() for claim in value):
+            raise ValueError("claims must be non-empty strings")
+        return value
     _memo: dict[Any, Any] = PrivateAttr(default_factory=dict)
 
     def memo(self) -> dict[Any, Any]:
@@ -302,7 +312,7 @@ class ScoreResult(BaseModel):
             f"<i>({html.escape(self.status)})</i></p>",
             f"<pre style='white-space:pre-wrap'>{html.escape(self.reason)}</pre>",
         ]
-        found = self.details.get("claims")
+        found = self.details.get("claims_used") or self.details.get("claims")
         claims = found.get("claims") if isinstance(found, dict) else None
         verdicts = self.details.get("verdicts")
         listed = verdicts.get("verdicts") if isinstance(verdicts, dict) else None

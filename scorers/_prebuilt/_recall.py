@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .._context import ContextOptions
+from .._context import ContextOptions, resolve_context
 from .._fences import clip, context_block, fence, numbered
 from .._judge import Judge, as_judge
 from .._messages import question_text
@@ -40,8 +40,8 @@ class Reason(BaseModel):
 
 def claims_prompt(run: ScorerRun, results: StepResults) -> str | None:
     """Prompt for step 1: atomic claims of the ground truth (no context, so it is cached
-    across retrievers)."""
-    if not results["context"]:
+    across retrievers); no call when the run brings its own ``claims``."""
+    if not results["context"] or run.claims is not None:
         return None
     asked = question_text(run.input)
     question = f"<question>\n{fence(asked)}\n</question>\n" if asked else ""
@@ -55,9 +55,17 @@ def claims_prompt(run: ScorerRun, results: StepResults) -> str | None:
     )
 
 
+def claims_used(run: ScorerRun, results: StepResults) -> Claims | None:
+    """The claims judged: the run's own ``claims`` when given, else the extracted ones."""
+    if run.claims is not None:
+        return Claims(claims=list(run.claims))
+    extracted: Claims | None = results["claims"]
+    return extracted
+
+
 def claim_verdicts_prompt(run: ScorerRun, results: StepResults) -> str | None:
     """Prompt for step 2: one verdict per claim against the numbered, fenced context."""
-    claims: Claims | None = results["claims"]
+    claims: Claims | None = results["claims_used"]
     if not results["context"] or claims is None or not claims.claims:
         return None
     return (
@@ -75,7 +83,7 @@ def claim_verdicts_prompt(run: ScorerRun, results: StepResults) -> str | None:
 
 def _check_claim_verdicts(run: ScorerRun, results: StepResults, value: ClaimVerdicts) -> None:
     check_indices(
-        (v.claim_index for v in value.verdicts), len(results["claims"].claims), "claim_index"
+        (v.claim_index for v in value.verdicts), len(results["claims_used"].claims), "claim_index"
     )
 
 
@@ -83,8 +91,10 @@ def recall_score(run: ScorerRun, results: StepResults) -> Any:
     """``supported claims / claims``; 0 for empty context; skipped for zero claims."""
     if not results["context"]:
         return 0.0
-    claims: Claims = results["claims"]
+    claims: Claims = results["claims_used"]
     if not claims.claims:
+        if run.claims is not None:
+            return not_scorable("skipped: the run gave an empty list of claims")
         return not_scorable(
             "skipped: the judge found no factual claims in the ground truth, so recall is undefined"
         )
@@ -96,7 +106,7 @@ def recall_reason(run: ScorerRun, results: StepResults, score: float) -> str:
     """Compose the reason from the validated verdicts: supported and missing claims."""
     if not results["context"]:
         return "Score 0: no context was retrieved, so no claim of the ground truth is supported."
-    claims: list[str] = results["claims"].claims
+    claims: list[str] = results["claims_used"].claims
     by_index = {v.claim_index: v for v in results["verdicts"].verdicts}
     supported = [i for i in range(len(claims)) if by_index[i].verdict == "yes"]
     missing = [i for i in range(len(claims)) if by_index[i].verdict == "no"]
@@ -112,6 +122,18 @@ def recall_reason(run: ScorerRun, results: StepResults, score: float) -> str:
                 for i in indices
             )
     return "\n".join(lines)
+
+
+def _context_step(opts: ContextRecallOptions) -> Any:
+    """Skip without a ground truth, unless the run brings its own claims."""
+    with_ground_truth = context_step(opts, "ground_truth", "ground truth")
+
+    async def context(run: ScorerRun, results: StepResults) -> Any:
+        if run.claims is not None:
+            return await resolve_context(run, opts)
+        return await with_ground_truth(run, results)
+
+    return context
 
 
 def _llm_reason_prompt(run: ScorerRun, results: StepResults) -> str:
@@ -132,7 +154,9 @@ def create_context_recall_scorer(
     Step 1 extracts atomic claims from the ground truth (``{"claims": [...]}``); step 2
     gives one verdict per claim against the numbered context (``{"verdicts":
     [{"claim_index", "verdict", "reason"}]}``). Score = ``supported / claims × scale``,
-    computed by our code. No ground truth → skipped without a model call; empty context
+    computed by our code. A run's own ``claims`` (written by a person) replace step 1:
+    only the verdict call is made, and no ground truth is needed. No ground truth (and
+    no claims) → skipped without a model call; empty context
     → 0 without a model call; zero claims → skipped.
 
     Args:
@@ -152,7 +176,7 @@ def create_context_recall_scorer(
             scale=opts.scale,
             config=opts,
         )
-        .preprocess(context_step(opts, "ground_truth", "ground truth"), name="context")
+        .preprocess(_context_step(opts), name="context")
         .preprocess(
             PromptStep(
                 description="Extract atomic claims from the ground truth",
@@ -161,6 +185,7 @@ def create_context_recall_scorer(
             ),
             name="claims",
         )
+        .preprocess(claims_used, name="claims_used")
         .analyze(
             PromptStep(
                 description="One verdict per claim: supported by the context or not",
