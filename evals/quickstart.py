@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import Counter
 from importlib import resources
 from typing import Any
@@ -28,13 +27,13 @@ from scorers import (
     create_non_llm_context_recall_scorer,
     create_ranking_scorer,
 )
+from scorers._runtime import nfkc, words
 
 from ._data import EvalItem, load_dataset
 from ._results import EvalResult
 from ._runner import run_evals
 from ._targets import TargetOutput
 
-_TOKEN = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
     "a an the of in on at to for by with and or is are was were be it its this that as from "
     "which who what when where why how do does did".split()
@@ -42,8 +41,9 @@ _STOP = frozenset(
 
 
 def tokenize(text: str) -> list[str]:
-    """Lower-cased alphanumeric tokens without common stop words."""
-    return [t for t in _TOKEN.findall(text.lower()) if t not in _STOP]
+    """Lower-cased words without common English stop words; Chinese, Japanese and Korean
+    text as character bigrams (NFKC-normalised first)."""
+    return [t for t in words(nfkc(text).lower()) if t not in _STOP]
 
 
 class BM25Retriever:

@@ -18,6 +18,7 @@ from ._prebuilt._precision import chunk_verdict_prompt
 from ._significance import adjust_family
 from ._sync import run_sync
 from ._tasks import map_bounded, task_group
+from ._text import nfkc, words
 from ._types import ContextList, ReferenceIds, ReferenceTexts, to_chunks
 from ._types import _json_fallback as json_fallback
 
@@ -42,6 +43,7 @@ __all__ = [
     "json_fallback",
     "litellm_import_cpu_s",
     "map_bounded",
+    "nfkc",
     "optional_integer",
     "optional_positive",
     "record_calls",
@@ -50,4 +52,5 @@ __all__ = [
     "tagged",
     "task_group",
     "to_chunks",
+    "words",
 ]

@@ -224,6 +224,7 @@ class ScorerRun(BaseModel):
         if value is not None and any(not claim.strip() for claim in value):
             raise ValueError("claims must be non-empty strings")
         return value
+
     _memo: dict[Any, Any] = PrivateAttr(default_factory=dict)
 
     def memo(self) -> dict[Any, Any]:

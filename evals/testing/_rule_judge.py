@@ -9,11 +9,10 @@ from __future__ import annotations
 import json
 import re
 
-from scorers._runtime import block, tagged
+from scorers._runtime import block, tagged, words
 
 from ._exchange import FakeRequest, FakeResponse
 
-_WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
     "a an the of in on at to for by with and or is are was were be been it its this that "
     "as from which who whom".split()
@@ -21,11 +20,14 @@ _STOP = frozenset(
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+    """Content words; Chinese, Japanese and Korean text as character bigrams."""
+    return {w for w in words(text.lower()) if w not in _STOP}
 
 
 def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.strip()]
+    """Sentences: after ``. ! ?`` and a space, or after ``。！？`` (CJK full stops)."""
+    parts = re.split(r"(?<=[.!?])\s+|(?<=[。！？])\s*", text.strip())
+    return [s.strip() for s in parts if s.strip()]
 
 
 def supports(evidence: str, statement: str, threshold: float = 0.6) -> bool:

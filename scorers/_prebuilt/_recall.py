@@ -48,8 +48,9 @@ def claims_prompt(run: ScorerRun, results: StepResults) -> str | None:
     return (
         "Break the reference answer below into atomic factual claims: short standalone "
         "statements that each assert exactly one fact, with pronouns replaced by what they "
-        "refer to. Use only what the answer says; add nothing. An answer with no factual "
-        "content gives an empty list.\n\n"
+        "refer to. Use only what the answer says; add nothing. Write every claim in the "
+        "language of the answer, in its own words where possible; never translate. An "
+        "answer with no factual content gives an empty list.\n\n"
         f"{question}<answer>\n{fence(run.ground_truth or '')}\n</answer>\n\n"
         'Return {"claims": ["...", ...]}.'
     )
@@ -182,6 +183,7 @@ def create_context_recall_scorer(
                 description="Extract atomic claims from the ground truth",
                 output_schema=Claims,
                 create_prompt=claims_prompt,
+                version="2",  # 2: claims stay in the answer's language
             ),
             name="claims",
         )

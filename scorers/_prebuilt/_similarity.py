@@ -14,12 +14,16 @@ from .._context import ContextOptions, resolve_context
 from .._fences import clip
 from .._pipeline import Scorer, create_scorer
 from .._steps import StepResults, not_scorable
+from .._text import has_cjk, nfkc, words
 from .._types import ScorerRun
 from ._options import ScaleOptions, parse_options
 from ._ranking import average_precision
 from ._registry import prebuilt
 
 SimilarityFn = Callable[[str, str], float]
+
+WORD_MEASURES = frozenset({"token_set_ratio"})
+"""Measures over words: CJK text is split into character bigrams for them."""
 
 # name -> (rapidfuzz scorer, the scorer's maximum, to map it onto [0, 1])
 MEASURES: dict[str, tuple[Callable[..., float], float]] = {
@@ -43,8 +47,9 @@ class NonLLMContextOptions(ContextOptions, ScaleOptions):
         measure: A name from `MEASURES` (default ``"levenshtein"``, i.e.
             ``1 - Levenshtein.normalized_distance``) or ``fn(a, b) -> similarity in [0, 1]``.
         threshold: A pair matches when its similarity is ``>= threshold``.
-        ignore_case: Lower-case both sides first.
-        ignore_whitespace: Collapse runs of whitespace and strip both sides first.
+        ignore_case: Lower-case both sides first (after NFKC normalisation).
+        ignore_whitespace: Collapse runs of whitespace and strip both sides first (after
+            NFKC normalisation: fullwidth letters and digits become plain ones).
     """
 
     measure: str | Callable[..., float] = "levenshtein"
@@ -83,11 +88,14 @@ def similarity_matrix(
     if ignore_case or ignore_whitespace:
 
         def norm(text: str) -> str:
+            text = nfkc(text)
             if ignore_whitespace:
                 text = " ".join(text.split())
             return text.lower() if ignore_case else text
 
         rows, cols = [norm(t) for t in rows], [norm(t) for t in cols]
+    if measure in WORD_MEASURES and any(has_cjk(t) for t in (*rows, *cols)):
+        rows, cols = [" ".join(words(t)) for t in rows], [" ".join(words(t)) for t in cols]
     if isinstance(measure, str):
         scorer, maximum = MEASURES[measure]
     else:
