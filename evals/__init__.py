@@ -43,6 +43,10 @@ _EXPORTS: dict[str, str] = {
     "judge_qrels": "._qrels",
     "ErrorRecord": "._results",
     "merge_results": "._shards",
+    "Calibration": "._calibrate",
+    "acalibrate": "._calibrate",
+    "calibrate": "._calibrate",
+    "calibration_table": "._calibrate",
     "summarize": "._results",
 }
 
@@ -50,6 +54,7 @@ if TYPE_CHECKING:
     from scorers import AgentOutput, DatasetError
 
     from ._agent import Agent, Sampling
+    from ._calibrate import Calibration, acalibrate, calibrate, calibration_table
     from ._data import EvalItem, load_dataset
     from ._qrels import JudgedQrels, ajudge_qrels, judge_qrels
     from ._report import CallTotals, RunComparison, RunSummary, ScorerDelta, ScorerSummary, mean_ci
@@ -76,6 +81,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
     "Agent",
     "AgentOutput",
+    "Calibration",
     "CallTotals",
     "DatasetError",
     "ErrorRecord",
@@ -97,8 +103,11 @@ __all__ = [
     "TargetOutput",
     "TargetResult",
     "Tool",
+    "acalibrate",
     "ajudge_qrels",
     "arun_evals",
+    "calibrate",
+    "calibration_table",
     "compare_runs",
     "judge_qrels",
     "load_dataset",

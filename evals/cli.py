@@ -289,6 +289,32 @@ def build_parser() -> argparse.ArgumentParser:
     trec.add_argument("--seed", type=int, default=0, help="seed of the resampling tests")
     trec.add_argument("--format", choices=("table", "json"), default="table")
 
+    cal = commands.add_parser(
+        "calibrate", help="agreement of a scorer's verdicts with human labels"
+    )
+    cal.add_argument(
+        "data", help="labelled rows (.jsonl/.json): claim rows or chunk rows; WiCE as is"
+    )
+    cal.add_argument(
+        "--scorer",
+        default="context-recall",
+        help="context-recall (claims) or context-precision (chunks)",
+    )
+    cal.add_argument(
+        "--model", action="append", help="judge model; repeat it to compare judges side by side"
+    )
+    cal.add_argument("--api-base", help="OpenAI-compatible base URL; default $SCOREKIT_API_BASE")
+    cal.add_argument(
+        "--partial-as", choices=("supported", "not_supported"), default="not_supported"
+    )
+    cal.add_argument("--limit", type=int, metavar="N", help="only the first N rows")
+    cal.add_argument(
+        "--disagreements", metavar="PATH", help="write the disagreeing rows (JSON lines)"
+    )
+    cal.add_argument("--concurrency", type=int, default=16)
+    cal.add_argument("--no-cache", action="store_true", help="do not use the judge cache")
+    cal.add_argument("--format", choices=("table", "json"), default="table")
+
     merge = commands.add_parser("merge", help="merge results files (one per shard) into OUT")
     merge.add_argument("out", help="the merged results file to write (must not exist)")
     merge.add_argument("inputs", nargs="+", metavar="RESULTS", help="results files to merge")
@@ -412,6 +438,42 @@ def _trec(args: argparse.Namespace) -> int:
     if comparison is not None:
         print()
         print(comparison.table())
+    return EXIT_OK
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from ._calibrate import _rows, calibrate, calibration_table
+
+    models = args.model or (
+        [os.environ["SCOREKIT_MODEL"]] if os.environ.get("SCOREKIT_MODEL") else []
+    )
+    if not models:
+        raise ConfigError("calibrate needs a judge model: pass --model or set SCOREKIT_MODEL")
+    if args.limit is not None and args.limit < 1:
+        raise ConfigError(f"--limit must be an integer >= 1; got {args.limit}")
+    rows = _rows(args.data)[: args.limit]
+    results = []
+    for model in models:
+        args.model, args.client_processes = model, 0
+        judge = _judge(args, {})
+        assert judge is not None
+        try:
+            scorer = scorer_by_id(args.scorer, judge)
+            results.append(
+                calibrate(scorer, rows, partial_as=args.partial_as, concurrency=args.concurrency)
+            )
+        finally:
+            judge.close()
+    if args.disagreements:
+        for index, result in enumerate(results):
+            path = Path(args.disagreements)
+            if len(results) > 1:
+                path = path.with_name(f"{path.stem}.{index}{path.suffix}")
+            result.write_disagreements(path)
+    if args.format == "json":
+        print(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
+    else:
+        print(calibration_table(results))
     return EXIT_OK
 
 
@@ -554,6 +616,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _report_command(args)
         if args.command == "merge":
             return _merge(args)
+        if args.command == "calibrate":
+            return _calibrate(args)
         return _execute(args)
     except KeyboardInterrupt:
         where = "; finished items are in --out" if getattr(args, "out", None) else ""

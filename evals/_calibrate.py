@@ -1,0 +1,333 @@
+"""`calibrate`: how often the judge's verdicts agree with human labels.
+
+Each labelled row is scored by the scorer's own verdict step — same prompt, same judge,
+same cache — and the verdict is compared with the label: accuracy, precision / recall /
+F1 of the positive class, Cohen's κ and the confusion matrix, each with a bootstrap 95%
+interval from a fixed seed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from scorers import ConfigError, DatasetError, Scorer, ScorerRun
+from scorers._runtime import integer, map_bounded, run_sync
+
+_CLAIM_LABELS = {"supported": True, "not_supported": False}
+
+
+class Disagreement(BaseModel):
+    """A row where the judge and the label differ.
+
+    Attributes:
+        row: The row's position in the data (1-based).
+        label: The human label (as a bool: positive or not).
+        predicted: The judge's verdict.
+        text: The claim (or chunk) judged.
+        reason: The judge's reason.
+    """
+
+    row: int
+    label: bool
+    predicted: bool | None
+    text: str
+    reason: str = ""
+
+
+class Calibration(BaseModel):
+    """What `calibrate` returns.
+
+    Attributes:
+        scorer_id: The scorer whose verdicts were compared.
+        model: The judge's model.
+        n: Rows compared (rows whose scoring failed are left out and counted in ``failed``).
+        metrics: ``accuracy``, ``precision``, ``recall``, ``f1`` (of the positive class)
+            and ``kappa`` (Cohen's κ).
+        ci: Per metric, the bootstrap 95% interval ``[low, high]``.
+        confusion: ``{"tp", "fp", "fn", "tn"}``.
+        failed: Rows whose scoring failed.
+        disagreements: Rows where the verdict and the label differ.
+        resamples: Bootstrap resamples; ``seed`` their random seed.
+    """
+
+    scorer_id: str
+    model: str | None = None
+    n: int
+    metrics: dict[str, float | None]
+    ci: dict[str, list[float | None]]
+    confusion: dict[str, int]
+    failed: int = 0
+    disagreements: list[Disagreement] = Field(default_factory=list)
+    resamples: int
+    seed: int
+
+    def table(self) -> str:
+        """The metrics with their intervals."""
+        return calibration_table([self])
+
+    def write_disagreements(self, path: str | os.PathLike[str]) -> Path:
+        """The disagreeing rows as JSON lines, for reading."""
+        target = Path(path)
+        target.write_text(
+            "".join(d.model_dump_json() + "\n" for d in self.disagreements), encoding="utf-8"
+        )
+        return target
+
+
+def _metrics(labels: np.ndarray, predicted: np.ndarray) -> dict[str, float | None]:
+    tp = float(np.sum(labels & predicted))
+    fp = float(np.sum(~labels & predicted))
+    fn = float(np.sum(labels & ~predicted))
+    tn = float(np.sum(~labels & ~predicted))
+    n = tp + fp + fn + tn
+    accuracy = (tp + tn) / n if n else None
+    precision = tp / (tp + fp) if tp + fp else None
+    recall = tp / (tp + fn) if tp + fn else None
+    f1 = 2 * tp / (2 * tp + fp + fn) if 2 * tp + fp + fn else None
+    expected = ((tp + fp) * (tp + fn) + (fn + tn) * (fp + tn)) / (n * n) if n else None
+    kappa = None
+    if accuracy is not None and expected is not None and expected < 1:
+        kappa = (accuracy - expected) / (1 - expected)
+    return {
+        "accuracy": accuracy,
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "kappa": kappa,
+    }
+
+
+def agreement(
+    labels: Sequence[bool], predicted: Sequence[bool], *, resamples: int = 2000, seed: int = 0
+) -> tuple[dict[str, float | None], dict[str, list[float | None]], dict[str, int]]:
+    """Metrics, bootstrap 95% intervals and the confusion matrix of two label lists."""
+    y = np.asarray(labels, dtype=bool)
+    p = np.asarray(predicted, dtype=bool)
+    metrics = _metrics(y, p)
+    rng = np.random.default_rng(seed)
+    samples: dict[str, list[float]] = {name: [] for name in metrics}
+    for _ in range(resamples if len(y) else 0):
+        pick = rng.integers(0, len(y), len(y))
+        for name, value in _metrics(y[pick], p[pick]).items():
+            if value is not None:
+                samples[name].append(value)
+    ci: dict[str, list[float | None]] = {}
+    for name, values in samples.items():
+        if values:
+            low, high = np.percentile(values, [2.5, 97.5])
+            ci[name] = [float(low), float(high)]
+        else:
+            ci[name] = [None, None]
+    confusion = {
+        "tp": int(np.sum(y & p)),
+        "fp": int(np.sum(~y & p)),
+        "fn": int(np.sum(y & ~p)),
+        "tn": int(np.sum(~y & ~p)),
+    }
+    return metrics, ci, confusion
+
+
+def _rows(data: str | os.PathLike[str] | Iterable[Any]) -> list[dict[str, Any]]:
+    if isinstance(data, (str, os.PathLike)):
+        path = Path(data)
+        if not path.is_file():
+            raise DatasetError(f"calibration data {path} does not exist")
+        text = path.read_text(encoding="utf-8-sig")
+        if path.suffix.lower() == ".json":
+            loaded = json.loads(text)
+            return list(loaded if isinstance(loaded, list) else loaded.get("items", []))
+        rows = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except ValueError as exc:
+                    raise DatasetError(f"{path.name} line {number}: invalid JSON: {exc}") from None
+        return rows
+    out = []
+    for number, row in enumerate(data, start=1):
+        if not isinstance(row, dict):
+            raise DatasetError(f"row {number}: expected an object, got {type(row).__name__}")
+        out.append(dict(row))
+    return out
+
+
+def _as_run(row: dict[str, Any], number: int, partial_as: str) -> tuple[ScorerRun, bool, str]:
+    """The run that asks the scorer's verdict step about one labelled row."""
+    where = f"row {number}"
+    label = row.get("label")
+    if "claim" in row:
+        context = row.get("context", row.get("evidence"))
+        if isinstance(label, str) and label == "partially_supported":
+            label = partial_as
+        if label not in _CLAIM_LABELS:
+            raise DatasetError(
+                f"{where}: label must be supported / not_supported / partially_supported; "
+                f"got {label!r}"
+            )
+        if not isinstance(context, list) or not context:
+            raise DatasetError(f"{where}: a claim row needs 'context' (or WiCE 'evidence'): a list")
+        run = ScorerRun(claims=[str(row["claim"])], context=context, input=row.get("input"))
+        return run, _CLAIM_LABELS[label], str(row["claim"])
+    if "chunk" in row:
+        if label not in (0, 1, True, False):
+            raise DatasetError(f"{where}: a chunk row's label is 0 or 1; got {label!r}")
+        if not row.get("ground_truth"):
+            raise DatasetError(f"{where}: a chunk row needs 'ground_truth'")
+        run = ScorerRun(
+            input=row.get("input"), ground_truth=row["ground_truth"], context=[row["chunk"]]
+        )
+        text = row["chunk"] if isinstance(row["chunk"], str) else str(row["chunk"].get("text"))
+        return run, bool(label), text
+    raise DatasetError(
+        f"{where}: expected a claim row {{'claim', 'context', 'label'}} or a chunk row "
+        "{'input', 'ground_truth', 'chunk', 'label'}"
+    )
+
+
+async def acalibrate(
+    scorer: Scorer,
+    data: str | os.PathLike[str] | Iterable[Any],
+    *,
+    partial_as: Literal["supported", "not_supported"] = "not_supported",
+    resamples: int = 2000,
+    seed: int = 0,
+    concurrency: int = 16,
+) -> Calibration:
+    """Async `calibrate`."""
+    if partial_as not in _CLAIM_LABELS:
+        raise ConfigError("partial_as must be 'supported' or 'not_supported'")
+    resamples = integer("resamples", resamples)
+    concurrency = integer("concurrency", concurrency)
+    rows = _rows(data)
+    if not rows:
+        raise DatasetError("calibration data holds no rows")
+    cases = [_as_run(row, number, partial_as) for number, row in enumerate(rows, start=1)]
+
+    async def one(index: int) -> tuple[bool | None, str]:
+        run, _, _ = cases[index]
+        result = await scorer.arun(run)
+        if result.status != "scored":
+            return None, result.error or result.reason
+        verdicts = (result.details.get("verdicts") or {}).get("verdicts") or []
+        reason = " ".join(str(v.get("reason", "")) for v in verdicts)
+        return result.score >= scorer.scale, reason
+
+    async def safe(index: int) -> tuple[bool | None, str]:
+        try:
+            return await one(index)
+        except Exception as exc:  # a failed row is counted, not fatal
+            if type(exc).__name__ in ("JudgeSetupError", "JudgeAuthError"):
+                raise
+            return None, f"{type(exc).__name__}: {exc}"
+
+    answers = await map_bounded(safe, list(range(len(cases))), concurrency)
+    kept = [(i, p) for i, (p, _) in enumerate(answers) if p is not None]
+    labels = [cases[i][1] for i, _ in kept]
+    predicted = [bool(p) for _, p in kept]
+    metrics, ci, confusion = agreement(labels, predicted, resamples=resamples, seed=seed)
+    disagreements = [
+        Disagreement(
+            row=i + 1,
+            label=cases[i][1],
+            predicted=answers[i][0],
+            text=cases[i][2],
+            reason=answers[i][1],
+        )
+        for i in range(len(cases))
+        if answers[i][0] is not None and answers[i][0] != cases[i][1]
+    ]
+    return Calibration(
+        scorer_id=scorer.id,
+        model=getattr(scorer.judge, "model", None),
+        n=len(kept),
+        metrics=metrics,
+        ci=ci,
+        confusion=confusion,
+        failed=len(cases) - len(kept),
+        disagreements=disagreements,
+        resamples=resamples,
+        seed=seed,
+    )
+
+
+def calibrate(
+    scorer: Scorer,
+    data: str | os.PathLike[str] | Iterable[Any],
+    *,
+    partial_as: Literal["supported", "not_supported"] = "not_supported",
+    resamples: int = 2000,
+    seed: int = 0,
+    concurrency: int = 16,
+) -> Calibration:
+    """Measure a scorer's verdicts against human labels.
+
+    Rows are claim rows — ``{"claim", "context": [...], "label"}`` with labels
+    ``supported`` / ``not_supported`` (``partially_supported`` counts as ``partial_as``);
+    WiCE's rows (``evidence`` for the context) are read as they are — judged by
+    ``context-recall``'s verdict step with the claim as the run's only claim; or chunk
+    rows — ``{"input", "ground_truth", "chunk", "label": 0|1}`` — judged by
+    ``context-precision``'s per-chunk verdict. Same prompt, judge and cache as scoring.
+
+    Args:
+        scorer: ``create_context_recall_scorer(...)`` for claim rows,
+            ``create_context_precision_scorer(...)`` for chunk rows.
+        data: A ``.jsonl`` / ``.json`` file or an iterable of dicts.
+        partial_as: How ``partially_supported`` labels count.
+        resamples: Bootstrap resamples of the 95% intervals.
+        seed: Their seed.
+        concurrency: Rows judged at once.
+
+    Returns:
+        A `Calibration`: n, accuracy, precision / recall / F1 of the positive class,
+        Cohen's κ, the confusion matrix, intervals and the disagreeing rows.
+
+    Raises:
+        DatasetError: For a row of neither shape or with a bad label.
+    """
+    return run_sync(
+        acalibrate,
+        scorer,
+        data,
+        partial_as=partial_as,
+        resamples=resamples,
+        seed=seed,
+        concurrency=concurrency,
+    )
+
+
+def calibration_table(calibrations: Sequence[Calibration]) -> str:
+    """Metrics with 95% intervals, one column per calibration (scorers or judges side by
+    side)."""
+
+    def cell(cal: Calibration, name: str) -> str:
+        value, (low, high) = cal.metrics[name], cal.ci[name]
+        if value is None:
+            return "-"
+        interval = "" if low is None else f" [{low:.3f}, {high:.3f}]"
+        return f"{value:.3f}{interval}"
+
+    headers = [f"{c.scorer_id} ({c.model})" if c.model else c.scorer_id for c in calibrations]
+    width = max(len("metric"), 9)
+    col = max([24, *(len(h) for h in headers)])
+    lines = [f"{'metric':<{width}}  " + "  ".join(f"{h:<{col}}" for h in headers)]
+    lines.append(f"{'n':<{width}}  " + "  ".join(f"{c.n:<{col}}" for c in calibrations))
+    for name in ("accuracy", "precision", "recall", "f1", "kappa"):
+        lines.append(
+            f"{name:<{width}}  " + "  ".join(f"{cell(c, name):<{col}}" for c in calibrations)
+        )
+    for c, header in zip(calibrations, headers, strict=True):
+        m = c.confusion
+        lines.append(
+            f"{header}: confusion tp {m['tp']} fp {m['fp']} fn {m['fn']} tn {m['tn']}; "
+            f"{len(c.disagreements)} disagreements; {c.failed} failed; bootstrap "
+            f"{c.resamples:,} resamples, seed {c.seed}"
+        )
+    return "\n".join(lines)
