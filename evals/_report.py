@@ -47,6 +47,33 @@ _T95 = (
 )
 
 
+def two_level_ci(
+    sample_scores: Sequence[Sequence[float]], resamples: int = 2000, seed: int = 0
+) -> tuple[float, float] | None:
+    """95% percentile interval of the mean over items whose scores were sampled k times:
+    items are resampled with replacement and, within each, its k samples too."""
+    import numpy as np
+
+    rows = [list(s) for s in sample_scores if len(s)]
+    if len(rows) < 2:
+        return None
+    width = max(len(r) for r in rows)
+    matrix = np.array([r + [r[-1]] * (width - len(r)) for r in rows], dtype=np.float64)
+    sizes = np.array([len(r) for r in rows])
+    rng = np.random.default_rng(seed)
+    n = len(rows)
+    means = np.empty(resamples)
+    block = max(1, 200_000 // (n * width))
+    for start in range(0, resamples, block):
+        size = min(block, resamples - start)
+        items = rng.integers(0, n, (size, n))
+        within = (rng.random((size, n, width)) * sizes[items][..., None]).astype(np.int64)
+        values = matrix[items[..., None], within].mean(axis=2)
+        means[start : start + size] = values.mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return float(low), float(high)
+
+
 def t_critical_95(df: int) -> float:
     """The two-sided 95% Student t quantile (Cornish-Fisher beyond 30 degrees of freedom)."""
     if df < 1:
@@ -131,6 +158,11 @@ class ScorerSummary(CallTotals):
         n_skipped: Items the scorer did not apply to (e.g. no ground truth).
         n_error: Items where the scorer failed, or could not run because the item failed
             first (target error, timeout).
+        judge_agreement: With ``samples=k``: the mean share of samples agreeing with
+            the majority verdict (1.0: the judge never wavered).
+        ci_low_judge: Lower end of a 95% interval of the mean that includes judge noise:
+            a two-level bootstrap over items and, within each item, its k samples.
+        ci_high_judge: Upper end.
     """
 
     mean: float | None = None
@@ -139,6 +171,9 @@ class ScorerSummary(CallTotals):
     n_scored: int = 0
     n_skipped: int = 0
     n_error: int = 0
+    judge_agreement: float | None = None
+    ci_low_judge: float | None = None
+    ci_high_judge: float | None = None
 
 
 # above this share of the wall time busy, answers queue for the client's CPU (measured in
@@ -230,6 +265,16 @@ def format_table(
         f" · tokens {summary.prompt_tokens + summary.completion_tokens:,} · cost {cost}"
         f" · {summary.wall_time_s:.2f} s"
     )
+    for sid, s in summary.scorers.items():
+        if s.judge_agreement is not None:
+            ci = (
+                ""
+                if s.ci_low_judge is None
+                else (
+                    f"; 95% CI with judge noise [{_fmt(s.ci_low_judge)}, {_fmt(s.ci_high_judge)}]"
+                )
+            )
+            lines.append(f"{sid}: judge agreement {s.judge_agreement:.3f} across samples{ci}")
     if summary.client_bound:
         lines.append(
             f"note: this process was busy {summary.client_cpu_s / summary.wall_time_s:.0%} of "

@@ -23,6 +23,7 @@ from ._report import (
     ScorerSummary,
     format_table,
     mean_ci,
+    two_level_ci,
 )
 
 
@@ -313,6 +314,8 @@ def summarize(
     scores: dict[str, list[float]] = {sid: [] for sid in scorer_ids}
     per: dict[str, ScorerSummary] = {sid: ScorerSummary() for sid in scorer_ids}
     everything = frozenset(("<target>", *scorer_ids))
+    agreement: dict[str, list[float]] = {}
+    sampled: dict[str, list[list[float]]] = {}
     for item in items:
         if item.error is not None:
             summary.item_errors += 1
@@ -327,6 +330,10 @@ def summarize(
             if result.status == "scored":
                 s.n_scored += 1
                 scores.setdefault(sid, []).append(result.score)
+                sampling = result.details.get("sampling")
+                if isinstance(sampling, dict) and "agreement" in sampling:
+                    agreement.setdefault(sid, []).append(float(sampling["agreement"]))
+                    sampled.setdefault(sid, []).append(list(sampling["sample_scores"]))
             elif result.status == "skipped":
                 s.n_skipped += 1
             else:
@@ -341,6 +348,12 @@ def summarize(
         scale = (scales or {}).get(sid)
         bounds = None if scale is None else (0.0, scale)
         s.mean, s.ci_low, s.ci_high = mean_ci(scores.get(sid, []), bounds)
+        if sid in agreement:
+            s.judge_agreement = math.fsum(agreement[sid]) / len(agreement[sid])
+            factor = 1.0 if scale is None else scale
+            interval = two_level_ci([[v * factor for v in row] for row in sampled[sid]])
+            if interval is not None:
+                s.ci_low_judge, s.ci_high_judge = interval
         summary.merge(s)
     summary.merge(summary.target)
     summary.scorers = per

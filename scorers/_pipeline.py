@@ -192,10 +192,26 @@ class Scorer:
                 user_check(run, results, value)
 
         results.prompts[key] = prompt
-        value, _ = await judge.structured(
-            prompt, step.output_schema, step=name, check=check, version=step.version
-        )
-        return value
+        if step.samples == 1:
+            value, _ = await judge.structured(
+                prompt, step.output_schema, step=name, check=check, version=step.version
+            )
+            return value
+
+        async def sample(index: int) -> Any:
+            answer, _ = await judge.structured(
+                prompt,
+                step.output_schema,
+                step=name,
+                check=check,
+                version=step.version,
+                sample_index=index,
+            )
+            return answer
+
+        answers = await map_bounded(sample, list(range(step.samples)), step.samples)
+        results.samples[key] = answers
+        return (step.combine or most_common)(answers)
 
     async def arun(
         self, run: ScorerRun | Mapping[str, Any] | None = None, /, **fields: Any
@@ -297,6 +313,10 @@ class Scorer:
         self, results: StepResults, started: float, score: float, reason: str, status: str
     ) -> ScoreResult:
         details = {k: detail_value(v) for k, v in results.values.items() if k[:1] != "_"}
+        if results.samples:
+            details["samples"] = {
+                k: [detail_value(a) for a in v] for k, v in results.samples.items()
+            }
         if results.prompts:
             details["prompts"] = results.prompts
         return ScoreResult(
@@ -378,6 +398,13 @@ class Scorer:
         except ValidationError as exc:
             raise ConfigError(f"invalid scorer input for {self.id!r}: {exc}") from None
         return run_sync(self.arun, parsed)
+
+
+def most_common(answers: list[Any]) -> Any:
+    """The answer given most often (compared as JSON; the first among equals)."""
+    keys = [a.model_dump_json() if hasattr(a, "model_dump_json") else repr(a) for a in answers]
+    best = max(range(len(answers)), key=lambda i: (keys.count(keys[i]), -i))
+    return answers[best]
 
 
 class _Continue:

@@ -53,6 +53,11 @@ class PromptStep(Generic[M]):
         for_each: ``fn(run, results) -> list`` to fan out: one model call per element
             (concurrently, under the judge's limits), each prompt kept as
             ``prompts["name[i]"]``; the step's result is the list of answers, in order.
+        samples: Ask the same prompt this many times (an odd number; each sample is
+            its own cache entry) and keep ``combine(answers)``; every answer is kept in
+            ``results.samples[key]`` and in ``details["samples"]``.
+        combine: ``fn(answers) -> answer`` for ``samples > 1``; default: the most
+            common answer (first among equals).
     """
 
     description: str
@@ -62,6 +67,16 @@ class PromptStep(Generic[M]):
     check: Callable[[ScorerRun, StepResults, M], None] | None = None
     version: str = "1"
     for_each: StepFn | None = None
+    samples: int = 1
+    combine: Callable[[list[M]], M] | None = None
+
+    def __post_init__(self) -> None:
+        from ._errors import ConfigError
+
+        if not isinstance(self.samples, int) or self.samples < 1 or self.samples % 2 == 0:
+            raise ConfigError(
+                f"PromptStep samples must be an odd integer >= 1; got {self.samples!r}"
+            )
 
 
 class StepResults:
@@ -76,6 +91,7 @@ class StepResults:
     def __init__(self, judge_calls: list[JudgeCall] | None = None) -> None:
         self.values: dict[str, Any] = {}
         self.prompts: dict[str, Any] = {}
+        self.samples: dict[str, list[Any]] = {}
         self.judge_calls: list[JudgeCall] = [] if judge_calls is None else judge_calls
         self.preprocess: Any = None
         self.analyze: Any = None

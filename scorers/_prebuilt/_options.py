@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .._checks import MAX_SCALE
 from .._context import ContextOptions, resolve_context
@@ -28,6 +28,29 @@ class ScaleOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     scale: float = Field(default=1.0, gt=0, le=MAX_SCALE, allow_inf_nan=False)
+
+
+class SamplingOptions(BaseModel):
+    """The judge-variance option of the LLM scorers.
+
+    Attributes:
+        samples: Sample the verdict step this many times (an odd number; claims are
+            extracted once; each sample is its own cache entry) and keep the majority
+            verdict; ``details["sampling"]`` holds the per-verdict agreement and each
+            sample's score. Use a judge with ``temperature > 0``: at 0 most providers
+            answer alike.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    samples: int = Field(default=1, ge=1)
+
+    @field_validator("samples")
+    @classmethod
+    def _odd(cls, value: int) -> int:
+        if value % 2 == 0:
+            raise ValueError("samples must be odd (1, 3, 5, ...), so that a majority exists")
+        return value
 
 
 def parse_options(model: type[OptionsT], options: Any, factory: str) -> OptionsT:

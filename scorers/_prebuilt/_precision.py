@@ -12,13 +12,14 @@ from .._pipeline import Scorer, create_scorer
 from .._steps import PromptStep, StepResults
 from .._types import Chunk, ScorerRun
 from ._contracts import ChunkVerdicts, check_indices
-from ._options import ScaleOptions, context_step, parse_options
+from ._options import SamplingOptions, ScaleOptions, context_step, parse_options
 from ._ranking import average_precision
 from ._recall import Reason
 from ._registry import prebuilt
+from ._sampling import majority_by_index, sampling_step
 
 
-class ContextPrecisionOptions(ContextOptions, ScaleOptions):
+class ContextPrecisionOptions(ContextOptions, ScaleOptions, SamplingOptions):
     """Options of `create_context_precision_scorer` and `create_context_utilization_scorer`.
 
     Attributes:
@@ -28,6 +29,7 @@ class ContextPrecisionOptions(ContextOptions, ScaleOptions):
         per_chunk: One model call per chunk (run concurrently) instead of one batched call
             per item; better on long contexts, more calls.
         llm_reason: Ask the judge for the reason (one more call).
+        samples: Sample each verdict call k times (odd), keep the majority per chunk.
     """
 
     per_chunk: bool = False
@@ -64,7 +66,7 @@ def chunk_verdict_prompt(run: ScorerRun, text: str) -> str:
     return _chunk_verdicts_prompt(run, [Chunk(text=text)], "ground_truth")
 
 
-def batched_verdicts(against: str) -> PromptStep[ChunkVerdicts]:
+def batched_verdicts(against: str, samples: int = 1) -> PromptStep[ChunkVerdicts]:
     """One call for all chunks: a verdict per ``context_index`` 0..K-1."""
 
     def create_prompt(run: ScorerRun, results: StepResults) -> str | None:
@@ -81,10 +83,12 @@ def batched_verdicts(against: str) -> PromptStep[ChunkVerdicts]:
         output_schema=ChunkVerdicts,
         create_prompt=create_prompt,
         check=check,
+        samples=samples,
+        combine=majority_by_index("context_index"),
     )
 
 
-def one_verdict_each(against: str) -> PromptStep[ChunkVerdicts]:
+def one_verdict_each(against: str, samples: int = 1) -> PromptStep[ChunkVerdicts]:
     """One call per chunk (a fan-out). The prompt shows its chunk as index 0, so the
     single verdict is that chunk's, whatever index a small model writes on it."""
 
@@ -101,6 +105,8 @@ def one_verdict_each(against: str) -> PromptStep[ChunkVerdicts]:
         create_prompt=lambda run, results, chunk: _chunk_verdicts_prompt(run, [chunk], against),
         check=check,
         version="2",
+        samples=samples,
+        combine=majority_by_index("context_index"),
     )
 
 
@@ -174,13 +180,22 @@ def explained(scorer: Scorer, label: str, llm_reason: bool) -> Scorer:
     )
 
 
-def with_verdicts(scorer: Scorer, against: str, per_chunk: bool) -> Scorer:
-    """``scorer`` plus the chunk-verdict step(s): one batched call, or one per chunk."""
+def with_verdicts(scorer: Scorer, against: str, per_chunk: bool, samples: int = 1) -> Scorer:
+    """``scorer`` plus the chunk-verdict step(s): one batched call, or one per chunk;
+    with ``samples > 1`` each call sampled that often and a sampling summary added."""
     if per_chunk:
-        return scorer.analyze(one_verdict_each(against), name="verdicts_per_chunk").analyze(
-            gather_verdicts, name="verdicts"
+        scorer = scorer.analyze(
+            one_verdict_each(against, samples), name="verdicts_per_chunk"
+        ).analyze(gather_verdicts, name="verdicts")
+        key = "verdicts_per_chunk"
+    else:
+        scorer = scorer.analyze(batched_verdicts(against, samples), name="verdicts")
+        key = "verdicts"
+    if samples > 1:
+        scorer = scorer.analyze(
+            sampling_step("precision", key, samples, per_chunk=per_chunk), name="sampling"
         )
-    return scorer.analyze(batched_verdicts(against), name="verdicts")
+    return scorer
 
 
 @prebuilt("context-precision", needs_model=True)
@@ -208,7 +223,9 @@ def create_context_precision_scorer(
         scale=opts.scale,
         config=opts,
     ).preprocess(context_step(opts, "ground_truth", "ground truth"), name="context")
-    scorer = with_verdicts(scorer, "ground_truth", opts.per_chunk).generate_score(precision_score)
+    scorer = with_verdicts(scorer, "ground_truth", opts.per_chunk, opts.samples).generate_score(
+        precision_score
+    )
     return explained(scorer, "ground truth", opts.llm_reason)
 
 
@@ -231,5 +248,7 @@ def create_context_utilization_scorer(
         scale=opts.scale,
         config=opts,
     ).preprocess(context_step(opts, "output", "response"), name="context")
-    scorer = with_verdicts(scorer, "output", opts.per_chunk).generate_score(precision_score)
+    scorer = with_verdicts(scorer, "output", opts.per_chunk, opts.samples).generate_score(
+        precision_score
+    )
     return explained(scorer, "response", opts.llm_reason)

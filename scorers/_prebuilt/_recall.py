@@ -14,11 +14,12 @@ from .._pipeline import Scorer, create_scorer
 from .._steps import PromptStep, StepResults, not_scorable
 from .._types import ScorerRun
 from ._contracts import Claims, ClaimVerdicts, check_indices
-from ._options import ScaleOptions, context_step, parse_options
+from ._options import SamplingOptions, ScaleOptions, context_step, parse_options
 from ._registry import prebuilt
+from ._sampling import majority_by_index, sampling_step
 
 
-class ContextRecallOptions(ContextOptions, ScaleOptions):
+class ContextRecallOptions(ContextOptions, ScaleOptions, SamplingOptions):
     """Options of `create_context_recall_scorer`.
 
     Attributes:
@@ -27,6 +28,7 @@ class ContextRecallOptions(ContextOptions, ScaleOptions):
         context_extractor: ``fn(input, output)`` or a registered extractor name.
         llm_reason: Ask the judge for the reason (one more call) instead of composing it
             from the verdicts.
+        samples: Sample the verdict call k times (odd), keep the majority per claim.
     """
 
     llm_reason: bool = False
@@ -194,11 +196,15 @@ def create_context_recall_scorer(
                 output_schema=ClaimVerdicts,
                 create_prompt=claim_verdicts_prompt,
                 check=_check_claim_verdicts,
+                samples=opts.samples,
+                combine=majority_by_index("claim_index"),
             ),
             name="verdicts",
         )
         .generate_score(recall_score)
     )
+    if opts.samples > 1:
+        scorer = scorer.analyze(sampling_step("recall", "verdicts", opts.samples), name="sampling")
     if opts.llm_reason:
         return scorer.generate_reason(
             PromptStep(
