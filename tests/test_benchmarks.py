@@ -1,0 +1,28 @@
+"""The judge-agreement benchmark runs end to end (with the rule-based fake judge)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SHARED_DATA
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_judge_agreement_benchmark_smoke(tmp_path):
+    if not (SHARED_DATA / "wice" / "dev.jsonl").exists():
+        pytest.skip(f"WiCE not found under {SHARED_DATA} (../shared/data is absent)")
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "judge_agreement.py"), "--fake", "--limit", "8"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={"PATH": "", "SCOREKIT_CACHE_DIR": str(tmp_path)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "WiCE dev, 8 claims" in proc.stdout and "kappa" in proc.stdout
