@@ -69,6 +69,11 @@ class Judge:
             (scorer runs, ``run_many``, ``run_evals``, agents). Unset: 16, or inside
             `evals.run_evals` the run's ``model_concurrency`` alone.
         requests_per_minute: Cap on request starts per minute, everywhere.
+        tokens_per_minute: Cap on prompt + completion tokens per minute, everywhere (one
+            bucket across concurrent scorers): a request takes its prompt tokens (counted
+            by litellm's token counter before it is sent) and its completion tokens are
+            charged when it returns; a 429 that names a token limit drains the bucket for
+            the provider's Retry-After.
         cache: True for the default on-disk cache, False for none, a path, or a
             `JudgeCache`.
         structured_output: ``"json_schema"`` (send the pydantic schema as
@@ -105,6 +110,7 @@ class Judge:
         max_retry_wait: float = 60.0,
         max_concurrency: int | None = None,
         requests_per_minute: float | None = None,
+        tokens_per_minute: float | None = None,
         cache: bool | str | os.PathLike[str] | JudgeCache = True,
         structured_output: str = "json_schema",
         client_processes: int = 0,
@@ -131,6 +137,7 @@ class Judge:
         requests_per_minute = optional_positive(
             "Judge(requests_per_minute=...)", requests_per_minute
         )
+        tokens_per_minute = optional_positive("Judge(tokens_per_minute=...)", tokens_per_minute)
         client_processes = integer("Judge(client_processes=...)", client_processes, minimum=0)
         if transport is not None and client_processes:
             raise ConfigError("pass either transport= or client_processes=, not both")
@@ -164,7 +171,8 @@ class Judge:
                 transport = LiteLLMTransport()
         self.transport: Transport = transport
         self._policy = RetryPolicy(max_retries, retry_backoff, max_retry_wait)
-        self._own_limits = Limits(max_concurrency, requests_per_minute)
+        self.tokens_per_minute = tokens_per_minute
+        self._own_limits = Limits(max_concurrency, requests_per_minute, tokens_per_minute)
         self._redact = Redactor([api_key, *header_values(self.litellm_kwargs)])
         self.cache: JudgeCache | None = resolve_cache(cache)
 

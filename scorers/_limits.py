@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
 import weakref
 from collections.abc import AsyncIterator, Iterator
 from contextvars import ContextVar
+from typing import Any
 
 import anyio
 
@@ -48,6 +50,60 @@ class RateBucket:
             await anyio.sleep(delay)
 
 
+class TokenBucket:
+    """Holds model tokens to at most ``per_minute`` a minute, averaged over a minute.
+
+    A request takes its prompt tokens before it is sent (waiting while the bucket is
+    short); its completion tokens are charged when it comes back, so a long answer
+    slows the next requests. A 429 that names a token limit empties the bucket for the
+    provider's ``Retry-After`` (or a minute's share), instead of only retrying.
+    """
+
+    def __init__(self, per_minute: float, clock: Any = time.monotonic):
+        self.per_minute = per_minute
+        self.rate = per_minute / 60.0
+        self.clock = clock
+        self.level = per_minute  # a full minute's tokens to start
+        self.updated = clock()
+        self.lock = threading.Lock()  # one bucket for every loop and thread
+
+    def _refill(self, now: float) -> None:
+        self.level = min(self.per_minute, self.level + (now - self.updated) * self.rate)
+        self.updated = now
+
+    def delay_for(self, tokens: int) -> float:
+        """Seconds until ``tokens`` may be taken (a request larger than the bucket waits
+        for a full bucket)."""
+        now = self.clock()
+        self._refill(now)
+        wanted = min(float(tokens), self.per_minute)
+        return 0.0 if self.level >= wanted else (wanted - self.level) / self.rate
+
+    async def take(self, tokens: int) -> None:
+        """Wait for, then take, ``tokens`` prompt tokens."""
+        while True:
+            with self.lock:  # check and take with no await between them
+                delay = self.delay_for(tokens)
+                if delay <= 0:
+                    self.level -= tokens
+                    return
+            await anyio.sleep(delay)
+
+    def charge(self, tokens: int) -> None:
+        """Charge tokens used after the fact (a completion's; negative gives back)."""
+        with self.lock:
+            self._refill(self.clock())
+            self.level -= tokens
+
+    def slow_down(self, seconds: float | None) -> None:
+        """A provider said its token limit was hit: nothing more for ``seconds`` (a
+        quarter minute when it did not say)."""
+        with self.lock:
+            self._refill(self.clock())
+            wait = 15.0 if seconds is None else seconds
+            self.level = min(self.level, -wait * self.rate)
+
+
 DEFAULT_CONCURRENCY = 16
 """Requests in flight per judge when neither the judge nor a run sets a cap."""
 
@@ -62,11 +118,19 @@ class Limits:
         max_concurrency: Requests in flight at once. None: `DEFAULT_CONCURRENCY`, except
             under a run's cap (`run_cap`), which is then the only one.
         requests_per_minute: Request starts per minute, or None for no bucket.
+        tokens_per_minute: Prompt plus completion tokens per minute (one bucket shared by
+            every loop and scorer using the judge), or None.
     """
 
-    def __init__(self, max_concurrency: int | None, requests_per_minute: float | None):
+    def __init__(
+        self,
+        max_concurrency: int | None,
+        requests_per_minute: float | None,
+        tokens_per_minute: float | None = None,
+    ):
         self.max_concurrency = max_concurrency
         self.requests_per_minute = requests_per_minute
+        self.tokens = None if tokens_per_minute is None else TokenBucket(tokens_per_minute)
         self._per_loop: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, tuple[anyio.CapacityLimiter, RateBucket | None]
         ] = weakref.WeakKeyDictionary()

@@ -42,6 +42,18 @@ class Attempts:
     sent: int = 0
 
 
+def count_prompt_tokens(request: ModelRequest) -> int:
+    """The request's prompt tokens by litellm's counter (its tokenizer for the model);
+    about four characters a token when litellm cannot count them."""
+    try:
+        from ._litellm import import_litellm
+
+        return int(import_litellm().token_counter(model=request.model, messages=request.messages))
+    except Exception:
+        characters = sum(len(str(m.get("content", ""))) for m in request.messages)
+        return max(1, characters // 4)
+
+
 async def send_with_retries(
     transport: Transport,
     request: ModelRequest,
@@ -60,14 +72,24 @@ async def send_with_retries(
     prepare = getattr(transport, "prepare", None)
     if prepare is not None:  # e.g. start helper processes: seconds, not timed
         await prepare(request)
+    bucket = limits.tokens
+    estimate = count_prompt_tokens(request) if bucket is not None else 0
     while True:
         try:
             async with limits.slot():
+                if bucket is not None:
+                    await bucket.take(estimate)
                 attempts.sent += 1
                 with anyio.fail_after(request.timeout):
-                    return await transport.complete(request)
+                    completion = await transport.complete(request)
+                if bucket is not None:
+                    used = completion.prompt_tokens or estimate
+                    bucket.charge(used - estimate + completion.completion_tokens)
+                return completion
         except TransportError as exc:
             error = exc
+            if bucket is not None and exc.kind == "rate_limit" and "token" in str(exc).lower():
+                bucket.slow_down(exc.retry_after)
         except ScorekitError:  # ours already (e.g. helper processes that keep exiting)
             raise
         except TimeoutError:

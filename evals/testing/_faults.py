@@ -12,12 +12,13 @@ class Fault:
     """Constructors for injected faults."""
 
     @staticmethod
-    def rate_limit(retry_after: float = 0.1) -> FakeResponse:
-        """HTTP 429 with a ``Retry-After`` header (seconds)."""
+    def rate_limit(retry_after: float = 0.1, message: str = "rate limited") -> FakeResponse:
+        """HTTP 429 with a ``Retry-After`` header (seconds); ``message`` as the provider's
+        (e.g. one naming a tokens-per-minute limit)."""
         return FakeResponse(
             status=429,
             headers={"Retry-After": f"{retry_after:g}"},
-            error_body={"error": {"message": "rate limited", "type": "rate_limit"}},
+            error_body={"error": {"message": message, "type": "rate_limit"}},
         )
 
     @staticmethod
