@@ -21,6 +21,7 @@ from scorers import (
     ScorerRun,
 )
 from scorers._runtime import (
+    Budget,
     finite,
     frozen_gc,
     integer,
@@ -28,7 +29,9 @@ from scorers._runtime import (
     map_bounded,
     optional_integer,
     optional_positive,
+    positive,
     record_calls,
+    run_budget,
     run_cap,
     run_sync,
     task_group,
@@ -100,6 +103,7 @@ async def arun_evals(
     min_scored: float | None = None,
     store_prompts: bool = True,
     shard: tuple[int, int] | str | None = None,
+    max_cost: float | None = None,
     progress: bool | None = None,
 ) -> EvalResult:
     """Score every item of ``data`` with ``scorers``, running ``target`` first if given.
@@ -139,6 +143,11 @@ async def arun_evals(
             of n — a stable, content-independent split, so n processes or machines can
             each run one shard into its own results file and `merge_results` combines
             them.
+        max_cost: A cap in USD on this invocation's model calls: once the finished
+            calls' cost plus what calls in flight reserved (their prompt tokens and
+            ``max_tokens`` — 512 when unset — at the judge's price) would pass it, no
+            new call starts and the run stops with `BudgetExceededError`; finished items
+            stay in ``results_path``, and ``resume=True`` with a new cap continues.
         progress: Progress bar on stderr; default: only when stderr is a terminal.
 
     Returns:
@@ -159,6 +168,7 @@ async def arun_evals(
     concurrency = integer("concurrency", concurrency)
     model_concurrency = optional_integer("model_concurrency", model_concurrency)
     item_timeout = optional_positive("item_timeout", item_timeout)
+    budget = None if max_cost is None else Budget(positive("max_cost", max_cost))
     if min_scored is not None and not 0 <= finite("min_scored", min_scored) <= 1:
         raise ConfigError(f"min_scored must be a share between 0 and 1; got {min_scored!r}")
     shard_spec = parse_shard(shard)
@@ -193,7 +203,7 @@ async def arun_evals(
 
     inline = call_target is None and len(inline_ids) == len(scorer_map)
     try:
-        with run_cap(limiter), frozen_gc():
+        with run_cap(limiter), frozen_gc(), run_budget(budget) if budget else nullcontext():
             if inline:  # CPU-only scorers and no target: a task per item is pure overhead
                 for index, item in enumerate(todo):
                     await finish(item)

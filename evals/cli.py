@@ -137,6 +137,8 @@ def _check_flags(args: argparse.Namespace) -> None:
         raise ConfigError(f"--item-timeout must be a finite number > 0; got {args.item_timeout}")
     if args.min_scored is not None and not 0 <= args.min_scored <= 1:
         raise ConfigError(f"--min-scored must be a share between 0 and 1; got {args.min_scored}")
+    if args.max_cost is not None and not (math.isfinite(args.max_cost) and args.max_cost > 0):
+        raise ConfigError(f"--max-cost must be a finite number > 0 (USD); got {args.max_cost}")
     if args.resume and not args.out:
         raise ConfigError("--resume needs --out FILE (the results file to continue)")
     if args.out:
@@ -175,6 +177,12 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
         "of items (0-1; skipped and errored items count against it)",
     )
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N items")
+    parser.add_argument(
+        "--max-cost",
+        type=float,
+        metavar="USD",
+        help="stop starting model calls once this run would spend more (finished items stay)",
+    )
     parser.add_argument(
         "--shard",
         metavar="I/N",
@@ -573,6 +581,7 @@ def _execute(args: argparse.Namespace) -> int:
             "item_timeout": args.item_timeout,
             "store_prompts": not args.no_prompts,
             "shard": args.shard,
+            "max_cost": args.max_cost,
             "progress": False if args.no_progress else None,
         }
         if args.command == "demo":

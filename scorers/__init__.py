@@ -16,6 +16,7 @@ from ._context import (
     tool_results_extractor,
 )
 from ._errors import (
+    BudgetExceededError,
     ConfigError,
     DatasetError,
     JudgeAPIError,
@@ -68,6 +69,7 @@ __version__ = "0.1.0"
 __all__ = [
     "MEASURES",
     "AgentOutput",
+    "BudgetExceededError",
     "Chunk",
     "ChunkVerdict",
     "ChunkVerdicts",

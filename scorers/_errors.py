@@ -6,7 +6,8 @@ ScorekitError
 ├── JudgeError                         anything that went wrong calling the judge model
 │   ├── JudgeAPIError                  the provider refused (bad request) or retries ran out
 │   │   └── JudgeSetupError            the setup is broken: every call would fail; stops a run
-│   │       └── JudgeAuthError         no API key, a rejected key (401) or no permission (403)
+│   │       ├── JudgeAuthError         no API key, a rejected key (401) or no permission (403)
+│   │       └── BudgetExceededError    a run's max_cost would be passed by the next call
 │   └── JudgeOutputError               the model never returned output that validated
 └── DatasetError (also ValueError)     a dataset row is malformed (raised by ``evals``)
 ```
@@ -74,6 +75,21 @@ class JudgeSetupError(JudgeAPIError):
 
 class JudgeAuthError(JudgeSetupError):
     """No API key was found, or the provider rejected it (401) or refused access (403)."""
+
+
+class BudgetExceededError(JudgeSetupError):
+    """A run's ``max_cost`` would be passed by the next model call: no new call starts,
+    so the run stops (finished items stay in its results file; resume with a new cap).
+
+    Attributes:
+        spent: USD spent by this run's finished calls.
+        max_cost: The cap.
+    """
+
+    def __init__(self, message: str, *, spent: float, max_cost: float, model: str | None = None):
+        super().__init__(message, kind="budget", model=model)
+        self.spent = spent
+        self.max_cost = max_cost
 
 
 class JudgeOutputError(JudgeError):

@@ -29,11 +29,11 @@ from ._checks import (
     positive,
 )
 from ._completion import Completion, ModelRequest, Transport, TransportError
-from ._errors import ConfigError, api_error
-from ._limits import Limits
-from ._litellm import LITELLM_PARAMS, OWNED_PARAMS, LiteLLMTransport
+from ._errors import BudgetExceededError, ConfigError, JudgeSetupError, api_error
+from ._limits import Budget, Limits, current_budget
+from ._litellm import LITELLM_PARAMS, OWNED_PARAMS, LiteLLMTransport, import_litellm
 from ._redact import Redactor, header_values, secret_header
-from ._retry import Attempts, RetryPolicy, send_with_retries
+from ._retry import Attempts, RetryPolicy, count_prompt_tokens, send_with_retries
 from ._structured import (
     STRUCTURED_OUTPUT_MODES,
     as_messages,
@@ -195,6 +195,48 @@ class Judge:
         params.update(self.litellm_kwargs)
         return params
 
+    def price_per_token(self) -> tuple[float, float] | None:
+        """USD per prompt and per completion token: declared (``input_cost_per_token`` /
+        ``output_cost_per_token``) or litellm's price list; None when unknown."""
+        declared = self.litellm_kwargs
+        if "input_cost_per_token" in declared and "output_cost_per_token" in declared:
+            return float(declared["input_cost_per_token"]), float(declared["output_cost_per_token"])
+        try:
+            litellm = import_litellm()
+            prompt, _ = litellm.cost_per_token(
+                model=self.model, prompt_tokens=1, completion_tokens=0
+            )
+            _, completion = litellm.cost_per_token(
+                model=self.model, prompt_tokens=0, completion_tokens=1
+            )
+        except Exception:
+            return None
+        return float(prompt), float(completion)
+
+    def _reserve(self, budget: Budget, request: ModelRequest) -> float:
+        """The call's estimated cost, reserved in ``budget``; raises when it would pass."""
+        price = self.price_per_token()
+        if price is None:  # every call would fail alike: stop the run
+            raise JudgeSetupError(
+                f"max_cost needs the price of {self.model!r}, which litellm does not know: "
+                "declare it, e.g. Judge(..., input_cost_per_token=1.5e-7, "
+                "output_cost_per_token=6e-7)",
+                kind="budget",
+                model=self.model,
+            )
+        completion_tokens = int(self.max_tokens or 512)
+        estimate = count_prompt_tokens(request) * price[0] + completion_tokens * price[1]
+        if not budget.reserve(estimate):
+            raise BudgetExceededError(
+                f"max_cost ${budget.max_cost:g} reached: ${budget.spent:.4f} spent, "
+                f"${budget.reserved:.4f} in flight, and the next call would cost about "
+                f"${estimate:.4f}; no new model call was started",
+                spent=budget.spent,
+                max_cost=budget.max_cost,
+                model=self.model,
+            )
+        return estimate
+
     def _api_key_for_request(self) -> str | None:
         if self._api_key is None and self.api_base and not os.environ.get("OPENAI_API_KEY"):
             return "no-key"  # local OpenAI-compatible servers accept any key
@@ -235,6 +277,8 @@ class Judge:
         started = time.perf_counter()
         attempts = Attempts()
         call = JudgeCall(step=step, model=self.model, messages=messages)
+        budget = current_budget()
+        estimate = self._reserve(budget, request) if budget is not None else 0.0
         try:
             completion = await send_with_retries(
                 self.transport, request, self._policy, self._own_limits, attempts
@@ -250,15 +294,21 @@ class Judge:
             )
             call.error = str(error)
             attach_calls(error, [call])
+            if budget is not None:
+                budget.settle(estimate, 0.0)
             raise error from None
         except BaseException:  # cancelled mid-call: its requests were still sent
             call.error = "cancelled"
+            if budget is not None:
+                budget.settle(estimate, 0.0)
             raise
         finally:
             call.attempts = attempts.sent
             call.latency_s = time.perf_counter() - started
             if attempts.sent:
                 note_call(call)
+        if budget is not None:
+            budget.settle(estimate, completion.cost if completion.cost is not None else estimate)
         if completion.content and self._redact:
             clean = self._redact(completion.content)
             if clean != completion.content:

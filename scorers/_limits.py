@@ -32,6 +32,50 @@ def run_cap(limiter: anyio.CapacityLimiter) -> Iterator[None]:
         _run_cap.reset(token)
 
 
+class Budget:
+    """A run's cost cap: ``spent`` by finished calls plus what calls in flight reserved
+    may not pass ``max_cost``."""
+
+    def __init__(self, max_cost: float):
+        self.max_cost = max_cost
+        self.spent = 0.0
+        self.reserved = 0.0
+        self.lock = threading.Lock()
+
+    def reserve(self, estimate: float) -> bool:
+        """Reserve ``estimate`` USD for a call about to start; False when that would pass
+        the cap (nothing is reserved then)."""
+        with self.lock:
+            if self.spent + self.reserved + estimate > self.max_cost:
+                return False
+            self.reserved += estimate
+            return True
+
+    def settle(self, estimate: float, cost: float) -> None:
+        """A reserved call ended: free its reservation and count what it cost."""
+        with self.lock:
+            self.reserved -= estimate
+            self.spent += cost
+
+
+_budget: ContextVar[Budget | None] = ContextVar("scorekit_budget", default=None)
+
+
+@contextlib.contextmanager
+def run_budget(budget: Budget) -> Iterator[None]:
+    """Make every model call in this context count against ``budget``."""
+    token = _budget.set(budget)
+    try:
+        yield
+    finally:
+        _budget.reset(token)
+
+
+def current_budget() -> Budget | None:
+    """The budget of the run this call belongs to, if any."""
+    return _budget.get()
+
+
 class RateBucket:
     """Spaces request starts to at most ``per_minute`` per minute."""
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from . import _litellm
 from ._calls import detached_calls, record_calls
-from ._checks import finite, integer, optional_integer, optional_positive
+from ._checks import finite, integer, optional_integer, optional_positive, positive
 from ._fences import block, fence, tagged
-from ._limits import run_cap
+from ._limits import Budget, run_budget, run_cap
 from ._pipeline import frozen_gc
 from ._prebuilt._precision import chunk_verdict_prompt
 from ._significance import adjust_family
@@ -29,6 +29,7 @@ def litellm_import_cpu_s() -> float:
 
 
 __all__ = [
+    "Budget",
     "ContextList",
     "ReferenceIds",
     "ReferenceTexts",
@@ -46,7 +47,9 @@ __all__ = [
     "nfkc",
     "optional_integer",
     "optional_positive",
+    "positive",
     "record_calls",
+    "run_budget",
     "run_cap",
     "run_sync",
     "tagged",
