@@ -43,6 +43,8 @@ _EXPORTS: dict[str, str] = {
     "judge_qrels": "._qrels",
     "ErrorRecord": "._results",
     "merge_results": "._shards",
+    "RunEstimate": "._estimate",
+    "estimate_run": "._estimate",
     "Calibration": "._calibrate",
     "acalibrate": "._calibrate",
     "calibrate": "._calibrate",
@@ -56,6 +58,7 @@ if TYPE_CHECKING:
     from ._agent import Agent, Sampling
     from ._calibrate import Calibration, acalibrate, calibrate, calibration_table
     from ._data import EvalItem, load_dataset
+    from ._estimate import RunEstimate, estimate_run
     from ._qrels import JudgedQrels, ajudge_qrels, judge_qrels
     from ._report import CallTotals, RunComparison, RunSummary, ScorerDelta, ScorerSummary, mean_ci
     from ._results import (
@@ -93,6 +96,7 @@ __all__ = [
     "ItemResult",
     "JudgedQrels",
     "RunComparison",
+    "RunEstimate",
     "RunSummary",
     "Sampling",
     "ScoreRecord",
@@ -109,6 +113,7 @@ __all__ = [
     "calibrate",
     "calibration_table",
     "compare_runs",
+    "estimate_run",
     "judge_qrels",
     "load_dataset",
     "mean_ci",

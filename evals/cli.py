@@ -229,6 +229,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="function (or Agent) called with each item's input",
     )
     run.add_argument(
+        "--estimate",
+        action="store_true",
+        help="print the calls, tokens, cost and wall time the run would take; call no model",
+    )
+    run.add_argument(
         "--option",
         action="append",
         default=[],
@@ -603,6 +608,20 @@ def _execute(args: argparse.Namespace) -> int:
         items = load_dataset(args.data)
         if args.limit is not None:
             items = items[: args.limit]
+        if args.estimate:
+            from ._estimate import estimate_run
+            from ._shards import parse_shard, select_shard
+
+            if target is not None:
+                raise ConfigError("--estimate scores the items' own output/context: drop --target")
+            estimate = estimate_run(
+                select_shard(items, parse_shard(args.shard)), chosen, concurrency=args.concurrency
+            )
+            if args.format == "json":
+                print(estimate.model_dump_json(indent=2))
+            else:
+                print(estimate.table())
+            return EXIT_OK
         return print_run(run_evals(items, chosen, target, **common), args.format)
     finally:
         if judge is not None:

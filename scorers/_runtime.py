@@ -15,6 +15,7 @@ from ._fences import block, fence, tagged
 from ._limits import Budget, run_budget, run_cap
 from ._pipeline import frozen_gc
 from ._prebuilt._precision import chunk_verdict_prompt
+from ._retry import count_prompt_tokens
 from ._significance import adjust_family
 from ._sync import run_sync
 from ._tasks import map_bounded, task_group
@@ -36,6 +37,7 @@ __all__ = [
     "adjust_family",
     "block",
     "chunk_verdict_prompt",
+    "count_prompt_tokens",
     "detached_calls",
     "fence",
     "finite",
