@@ -17,7 +17,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from scorers import ConfigError, DatasetError, Scorer, ScorerRun
+from scorers import ConfigError, DatasetError, JudgeSetupError, Scorer, ScorerRun
 from scorers._runtime import integer, map_bounded, run_sync
 
 _CLAIM_LABELS = {"supported": True, "not_supported": False}
@@ -223,9 +223,9 @@ async def acalibrate(
     async def safe(index: int) -> tuple[bool | None, str]:
         try:
             return await one(index)
+        except JudgeSetupError:
+            raise  # every further row would fail the same way
         except Exception as exc:  # a failed row is counted, not fatal
-            if type(exc).__name__ in ("JudgeSetupError", "JudgeAuthError"):
-                raise
             return None, f"{type(exc).__name__}: {exc}"
 
     answers = await map_bounded(safe, list(range(len(cases))), concurrency)

@@ -19,9 +19,13 @@ from scorers import DatasetError
 _BOM = b"\xef\xbb\xbf"
 
 
-def _not_utf8(name: str, data: bytes, exc: UnicodeDecodeError, base: int = 0) -> DatasetError:
+def _not_utf8(
+    name: str, data: bytes, exc: UnicodeDecodeError, base: int = 0, line: int | None = None
+) -> DatasetError:
+    """Bytes that are not UTF-8: the line (counted in ``data`` unless given) and the byte
+    offset in the file (``base`` plus the offset in ``data``)."""
     offset = base + exc.start
-    line = data[: exc.start].count(b"\n") + 1
+    line = data[: exc.start].count(b"\n") + 1 if line is None else line
     return DatasetError(
         f"{name} line {line}: not valid UTF-8 at byte offset {offset} "
         f"(byte 0x{data[exc.start]:02x}); save the file as UTF-8"
@@ -48,11 +52,7 @@ def jsonl_rows(path: Path) -> Iterator[tuple[str, Any]]:
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise DatasetError(
-                    f"{path.name} line {number}: not valid UTF-8 at byte offset "
-                    f"{line_start + exc.start} (byte 0x{raw[exc.start]:02x}); save the file "
-                    "as UTF-8"
-                ) from None
+                raise _not_utf8(path.name, raw, exc, base=line_start, line=number) from None
             if not line.strip():
                 continue
             try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +18,7 @@ from scorers._runtime import json_fallback
 
 from ._report import RunComparison, RunSummary
 from ._results import ItemResult, compare_items, summarize
+from ._views import comparison_html, display_text, output_of, summary_html
 
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d232b;background:#fafbfc}
@@ -139,24 +139,10 @@ document.body.dataset.ready = 'yes';
 """
 
 
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    text = getattr(value, "text", None)
-    if isinstance(text, str):
-        return text
-    if isinstance(value, list):  # a message history: its last message's content
-        for message in reversed(value):
-            if isinstance(message, dict) and isinstance(message.get("content"), str):
-                return message["content"]
-    return str(value)
-
-
 def _item_data(item: ItemResult, prompts: bool) -> dict[str, Any]:
     context = item.item.context
     if item.target_result is not None and item.target_result.context is not None:
         context = item.target_result.context
-    output = item.target_result.output if item.target_result is not None else item.item.output
     scores = {}
     for sid, result in item.scorer_results.items():
         details = {k: v for k, v in result.details.items() if k not in ("prompts", "context")}
@@ -183,9 +169,9 @@ def _item_data(item: ItemResult, prompts: bool) -> dict[str, Any]:
         }
     return {
         "id": item.item.id,
-        "input": _text(item.item.input),
+        "input": display_text(item.item.input) or "",
         "ground_truth": item.item.ground_truth,
-        "output": _text(output) if output is not None else None,
+        "output": display_text(output_of(item)),
         "context": None if context is None else [{"id": c.id, "text": c.text} for c in context],
         "error": None if item.error is None else item.error.model_dump(),
         "scores": scores,
@@ -214,75 +200,9 @@ def _histogram(values: list[float], scale: float, bins: int = 10) -> str:
     return f'<svg width="{width}" height="{height}" role="img">{"".join(bars)}{axis}</svg>'
 
 
-def _fmt(value: float | None, spec: str = ".3f") -> str:
-    return (
-        "–"
-        if value is None or (isinstance(value, float) and math.isnan(value))
-        else format(value, spec)
-    )
-
-
-def _summary_table(summary: RunSummary) -> str:
-    rows = []
-    for sid, s in summary.scorers.items():
-        ci = "–" if s.ci_low is None else f"[{_fmt(s.ci_low)}, {_fmt(s.ci_high)}]"
-        cost = "n/a" if s.cost is None else f"${s.cost:.4f}"
-        rows.append(
-            f"<tr><td>{html.escape(sid)}</td><td class='num'>{_fmt(s.mean)}</td><td>{ci}</td>"
-            f"<td class='num'>{s.n_scored}</td><td class='num'>{s.n_skipped}</td>"
-            f"<td class='num'>{s.n_error}</td><td class='num'>{s.model_calls}</td>"
-            f"<td class='num'>{s.prompt_tokens + s.completion_tokens:,}</td><td class='num'>{cost}</td></tr>"
-        )
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in (
-            "scorer",
-            "mean",
-            "95% CI",
-            "scored",
-            "skipped",
-            "error",
-            "calls",
-            "tokens",
-            "cost",
-        )
-    )
-    cost = "n/a" if summary.cost is None else f"${summary.cost:.4f}"
-    return (
-        f"<table id='summary'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-        f"<p class='muted'>items {summary.items} · item errors {summary.item_errors} · model calls "
-        f"{summary.model_calls} (cached {summary.cached_calls}) · cost {cost}</p>"
-    )
-
-
 def _comparison(
     comparison: RunComparison, base: Sequence[ItemResult], cand: Sequence[ItemResult]
 ) -> str:
-    rows = []
-    for sid, d in comparison.scorers.items():
-        ci = "–" if d.ci_low is None else f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]"
-        rows.append(
-            f"<tr><td>{html.escape(sid)}</td><td class='num'>{_fmt(d.baseline_mean)}</td>"
-            f"<td class='num'>{_fmt(d.candidate_mean)}</td><td class='num'>{_fmt(d.delta, '+.3f')}</td>"
-            f"<td>{ci}</td><td class='num'>{d.n_paired}</td><td class='num'>{d.improved}</td>"
-            f"<td class='num'>{d.worsened}</td><td class='num'>{_fmt(d.p_t_holm, '.4f')}</td>"
-            f"<td class='num'>{_fmt(d.p_permutation_holm, '.4f')}</td></tr>"
-        )
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in (
-            "scorer",
-            "baseline",
-            "candidate",
-            "delta",
-            "95% CI",
-            "paired",
-            "up",
-            "down",
-            "p(t)",
-            "p(perm)",
-        )
-    )
     by_id = {r.item.id: r for r in base}
     changes = []
     for item in cand:
@@ -304,8 +224,7 @@ def _comparison(
         if size > 0
     )
     return (
-        "<h2>Compared with the baseline</h2>"
-        f"<table id='comparison'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        f"<h2>Compared with the baseline</h2>{comparison_html(comparison)}"
         "<p class='muted'>p-values two-sided, Holm–Bonferroni adjusted across scorers.</p>"
         "<h2>Items that changed most</h2>"
         "<table id='changed'><thead><tr><th>item</th><th>scorer</th><th>baseline</th>"
@@ -347,7 +266,7 @@ def render_report(
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
-        f"<h1>{html.escape(title)}</h1><h2>Summary</h2>{_summary_table(summary)}"
+        f"<h1>{html.escape(title)}</h1><h2>Summary</h2>{summary_html(summary)}"
         f"<h2>Score distributions</h2><div class='hists'>{''.join(hists)}</div>{comparison}"
         "<h2>Items</h2><div class='controls'>scorer <select id='f-scorer'></select>"
         "status <select id='f-status'><option value=''>any</option><option>scored</option>"

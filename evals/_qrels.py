@@ -22,6 +22,7 @@ from scorers._runtime import (
     fence,
     integer,
     map_bounded,
+    question_text,
     run_sync,
     to_chunks,
 )
@@ -119,10 +120,9 @@ async def ajudge_qrels(
     async def one(pair: tuple[str, str, str]) -> None:
         query, doc, text = pair
         item = by_id[query]
-        question = ScorerRun(input=item.input).input
         try:
             if graded:
-                prompt = _graded_prompt(str(question), item.ground_truth or "", text)
+                prompt = _graded_prompt(question_text(item.input), item.ground_truth or "", text)
                 value, calls = await judge.structured(prompt, GradedVerdict, step="judge_qrels")
                 grade = float(value.grade)
             else:

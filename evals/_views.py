@@ -41,10 +41,24 @@ def _pandas() -> Any:
     return pandas
 
 
-def _output_text(item: ItemResult) -> Any:
-    output = item.target_result.output if item.target_result is not None else item.item.output
-    text = getattr(output, "text", None)
-    return text if isinstance(text, str) else output
+def display_text(value: Any) -> str | None:
+    """A value as text to show: an `AgentOutput`'s text, a message history's last
+    message, else ``str(value)``; None stays None."""
+    if value is None:
+        return None
+    text = getattr(value, "text", None)
+    if isinstance(text, str):
+        return text
+    if isinstance(value, list):
+        for message in reversed(value):
+            if isinstance(message, dict) and isinstance(message.get("content"), str):
+                return str(message["content"])
+    return str(value)
+
+
+def output_of(item: ItemResult) -> Any:
+    """The output an item was scored on: its target's, else its own."""
+    return item.target_result.output if item.target_result is not None else item.item.output
 
 
 def rows(
@@ -64,7 +78,7 @@ def rows(
             "id": item.item.id,
             "input": item.item.input,
             "ground_truth": item.item.ground_truth,
-            "output": _output_text(item),
+            "output": display_text(output_of(item)),
             "context": None if context is None else [c.text for c in context],
             "reference_contexts": item.item.reference_contexts,
             "reference_context_ids": item.item.reference_context_ids,
@@ -111,20 +125,32 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
-def summary_html(summary: RunSummary) -> str:
-    """The per-scorer summary as an HTML table (notebooks)."""
+def summary_html(summary: RunSummary, table_id: str = "summary") -> str:
+    """The per-scorer summary as an HTML table (notebooks and the HTML report)."""
     head = "".join(
         f"<th>{h}</th>"
-        for h in ("scorer", "mean", "95% CI", "scored", "skipped", "error", "calls", "tokens")
+        for h in (
+            "scorer",
+            "mean",
+            "95% CI",
+            "scored",
+            "skipped",
+            "error",
+            "calls",
+            "tokens",
+            "cost",
+        )
     )
     body = []
     for sid, s in summary.scorers.items():
         ci = "–" if s.ci_low is None else f"[{_fmt(s.ci_low)}, {_fmt(s.ci_high)}]"
-        tokens = s.prompt_tokens + s.completion_tokens
+        cost = "n/a" if s.cost is None else f"${s.cost:.4f}"
         body.append(
-            f"<tr><td>{html.escape(sid)}</td><td>{_fmt(s.mean)}</td><td>{ci}</td>"
-            f"<td>{s.n_scored}</td><td>{s.n_skipped}</td><td>{s.n_error}</td>"
-            f"<td>{s.model_calls}</td><td>{tokens:,}</td></tr>"
+            f"<tr><td>{html.escape(sid)}</td><td class='num'>{_fmt(s.mean)}</td><td>{ci}</td>"
+            f"<td class='num'>{s.n_scored}</td><td class='num'>{s.n_skipped}</td>"
+            f"<td class='num'>{s.n_error}</td><td class='num'>{s.model_calls}</td>"
+            f"<td class='num'>{s.prompt_tokens + s.completion_tokens:,}</td>"
+            f"<td class='num'>{cost}</td></tr>"
         )
     cost = "n/a" if summary.cost is None else f"${summary.cost:.4f}"
     foot = (
@@ -133,25 +159,41 @@ def summary_html(summary: RunSummary) -> str:
         f"{summary.cached_calls}) · cost {cost} · {summary.wall_time_s:.2f} s"
     )
     return (
-        f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-        f"<p style='font-size:90%'>{html.escape(foot)}</p>"
+        f"<table id='{table_id}'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
+        f"</table><p class='muted' style='font-size:90%'>{html.escape(foot)}</p>"
     )
 
 
-def comparison_html(comparison: RunComparison) -> str:
-    """A `RunComparison` as an HTML table (notebooks)."""
+def comparison_html(comparison: RunComparison, table_id: str = "comparison") -> str:
+    """A `RunComparison` as an HTML table (notebooks and the HTML report): paired means,
+    delta, 95% CI, items up and down, Holm-adjusted p-values."""
     head = "".join(
         f"<th>{h}</th>"
-        for h in ("scorer", "baseline", "candidate", "delta", "95% CI", "paired", "p(t)", "p(perm)")
+        for h in (
+            "scorer",
+            "baseline",
+            "candidate",
+            "delta",
+            "95% CI",
+            "paired",
+            "up",
+            "down",
+            "p(t)",
+            "p(perm)",
+        )
     )
     body = []
     for sid, d in comparison.scorers.items():
         ci = "–" if d.ci_low is None else f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]"
         delta = "–" if d.delta is None else f"{d.delta:+.3f}"
         body.append(
-            f"<tr><td>{html.escape(sid)}</td><td>{_fmt(d.baseline_mean)}</td>"
-            f"<td>{_fmt(d.candidate_mean)}</td><td>{delta}</td><td>{ci}</td>"
-            f"<td>{d.n_paired}</td><td>{_fmt(d.p_t_holm, 4)}</td>"
-            f"<td>{_fmt(d.p_permutation_holm, 4)}</td></tr>"
+            f"<tr><td>{html.escape(sid)}</td><td class='num'>{_fmt(d.baseline_mean)}</td>"
+            f"<td class='num'>{_fmt(d.candidate_mean)}</td><td class='num'>{delta}</td>"
+            f"<td>{ci}</td><td class='num'>{d.n_paired}</td><td class='num'>{d.improved}</td>"
+            f"<td class='num'>{d.worsened}</td><td class='num'>{_fmt(d.p_t_holm, 4)}</td>"
+            f"<td class='num'>{_fmt(d.p_permutation_holm, 4)}</td></tr>"
         )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return (
+        f"<table id='{table_id}'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
+        "</table>"
+    )

@@ -203,6 +203,18 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _resampling_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--resamples", type=int, default=10_000, help="randomization/bootstrap resamples"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the resampling tests")
+
+
+def _check_resamples(args: argparse.Namespace) -> None:
+    if args.resamples < 1:
+        raise ConfigError(f"--resamples must be an integer >= 1; got {args.resamples}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``scorekit``."""
     parser = argparse.ArgumentParser(
@@ -255,10 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ID=VALUE",
         help="fail (exit 1) when a scorer's mean falls by more than VALUE",
     )
-    compare.add_argument(
-        "--resamples", type=int, default=10_000, help="randomization/bootstrap resamples"
-    )
-    compare.add_argument("--seed", type=int, default=0, help="seed of the resampling tests")
+    _resampling_options(compare)
     compare.add_argument("--format", choices=("table", "json"), default="table")
 
     trec = commands.add_parser(
@@ -296,10 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="OTHER_RUN",
         help="paired significance tests of OTHER_RUN (candidate) against RUN (baseline)",
     )
-    trec.add_argument(
-        "--resamples", type=int, default=10_000, help="randomization/bootstrap resamples"
-    )
-    trec.add_argument("--seed", type=int, default=0, help="seed of the resampling tests")
+    _resampling_options(trec)
     trec.add_argument("--format", choices=("table", "json"), default="table")
 
     cal = commands.add_parser(
@@ -379,8 +385,7 @@ def _compare(args: argparse.Namespace) -> int:
         if not Path(path).is_file():
             raise ConfigError(f"{flag} {path} is not a file")
     limits = _thresholds(args.max_drop, "--max-drop")
-    if args.resamples < 1:
-        raise ConfigError(f"--resamples must be an integer >= 1; got {args.resamples}")
+    _check_resamples(args)
     comparison = compare_runs(
         args.baseline, args.candidate, resamples=args.resamples, seed=args.seed
     )
@@ -404,8 +409,7 @@ DEFAULT_TREC_METRICS = ("map", "recip_rank", "P_10", "ndcg_cut_10", "recall_100"
 def _trec(args: argparse.Namespace) -> int:
     from scorers import compare_rankings, evaluate_ranking, load_qrels, load_run
 
-    if args.resamples < 1:
-        raise ConfigError(f"--resamples must be an integer >= 1; got {args.resamples}")
+    _check_resamples(args)
     metrics = args.metric or list(DEFAULT_TREC_METRICS)
     qrels = load_qrels(args.qrels)
     missing: Literal["ignore", "zero"] = "zero" if args.complete else "ignore"

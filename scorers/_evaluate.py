@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from itertools import repeat
 from operator import itemgetter
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, Field, computed_field
@@ -263,19 +263,6 @@ def evaluate_ranking(
         relevance_level=float(relevance_level),
         missing=missing,
     )
-
-
-def as_rows(evaluation: RankingEvaluation) -> list[dict[str, Any]]:
-    """trec_eval-style rows ``{"measure", "query", "value"}``: per query, then ``all``."""
-    rows = [
-        {"measure": m, "query": q, "value": evaluation.per_query[q][m]}
-        for q in sorted(evaluation.per_query)
-        for m in evaluation.metrics
-    ]
-    rows += [
-        {"measure": m, "query": "all", "value": evaluation.means[m]} for m in evaluation.metrics
-    ]
-    return rows
 
 
 class RankingComparison(BaseModel):

@@ -13,6 +13,7 @@ from ._calls import detached_calls, record_calls
 from ._checks import finite, integer, optional_integer, optional_positive, positive
 from ._fences import block, fence, tagged
 from ._limits import Budget, run_budget, run_cap
+from ._messages import question_text
 from ._pipeline import frozen_gc
 from ._prebuilt._precision import chunk_verdict_prompt
 from ._retry import count_prompt_tokens
@@ -50,6 +51,7 @@ __all__ = [
     "optional_integer",
     "optional_positive",
     "positive",
+    "question_text",
     "record_calls",
     "run_budget",
     "run_cap",

@@ -25,11 +25,7 @@ def majority_by_index(field: str) -> Callable[[list[Any]], Any]:
             ]
             yes = sum(v is not None and v.verdict == "yes" for v in votes)
             winner = "yes" if yes * 2 > len(answers) else "no"
-            chosen = (
-                next(v for v in votes if v is not None and v.verdict == winner)
-                if any(v is not None and v.verdict == winner for v in votes)
-                else verdict
-            )
+            chosen = next((v for v in votes if v is not None and v.verdict == winner), verdict)
             merged.append(chosen.model_copy(update={"verdict": winner}))
         return type(first)(verdicts=merged)
 

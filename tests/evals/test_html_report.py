@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from evals import read_results, run_evals
+from evals import run_evals
 from evals.cli import main
 from evals.testing import FakeLLMServer
 from scorers import (
@@ -150,4 +150,3 @@ def test_report_errors(tmp_path, capsys):
     data.write_text(json.dumps({"input": "q"}) + "\n")
     assert main(["report", str(data)]) == 2
     assert "is not a scorekit results file" in capsys.readouterr().err
-    assert read_results  # the same reader backs `scorekit report`

@@ -73,14 +73,14 @@ def test_reprs_are_short_and_html_shows_the_summary():
     assert len(text) < 200 and text.startswith(
         "EvalResult(items=4, errors=0, scores={'context-recall': 0.5}"
     )
-    assert "<table>" in result._repr_html_() and "context-recall" in result._repr_html_()
+    assert "<table id='summary'>" in result._repr_html_() and "context-recall" in result._repr_html_()
     score = result.items[0].scorer_results["context-recall"]
     assert len(repr(score)) < 220 and "score=0.5" in repr(score)
     page = score._repr_html_()
     assert "Einstein was born in Ulm." in page and "<th>claim</th>" in page
     comparison = compare_runs(result, result, resamples=100)
     assert repr(comparison).startswith("RunComparison(deltas={'context-recall': 0.0}")
-    assert "<table>" in comparison._repr_html_()
+    assert "<table id='comparison'>" in comparison._repr_html_()
 
 
 def test_progress_rates_count_from_the_first_finished_item():
