@@ -186,9 +186,11 @@ async def arun_evals(
     limiter = anyio.CapacityLimiter(model_concurrency or concurrency * len(scorer_map))
     inline_ids = {sid for sid, scorer in scorer_map.items() if scorer.model_free}
 
-    async def finish(item: EvalItem) -> None:
+    async def finish(item: EvalItem, prescored: dict[str, ScoreResult] | None = None) -> None:
         plan = partial.get(item.id)
-        result = await _run_item(item, call_target, scorer_map, item_timeout, plan, inline_ids)
+        result = await _run_item(
+            item, call_target, scorer_map, item_timeout, plan, inline_ids, prescored
+        )
         result.fingerprints = {sid: fingerprints[sid] for sid in result.scorer_results}
         if results_file is not None:
             result = results_file.write(result)
@@ -205,10 +207,12 @@ async def arun_evals(
     try:
         with run_cap(limiter), frozen_gc(), run_budget(budget) if budget else nullcontext():
             if inline:  # CPU-only scorers and no target: a task per item is pure overhead
-                for index, item in enumerate(todo):
-                    await finish(item)
-                    if index % 256 == 255:
-                        await anyio.sleep(0)  # let cancellation (Ctrl-C) in
+                for start in range(0, len(todo), _BLOCK):
+                    block = todo[start : start + _BLOCK]
+                    prescored = _score_block(block, scorer_map, partial)
+                    for item, scored in zip(block, prescored, strict=True):
+                        await finish(item, scored)
+                    await anyio.sleep(0)  # let cancellation (Ctrl-C) in
             else:
                 await map_bounded(finish, todo, concurrency)
     except JudgeSetupError as exc:
@@ -282,12 +286,21 @@ async def _run_item(
     item_timeout: float | None,
     plan: ResumePlan | None = None,
     inline: Collection[str] = (),
+    prescored: Mapping[str, ScoreResult] | None = None,
 ) -> ItemResult:
     """One item, start to end (or, resuming with ``plan``, its scorers to re-run); a
-    timeout becomes its error, its cut-off calls kept."""
+    timeout becomes its error, its cut-off calls kept. ``prescored``: results a batch
+    implementation already computed (see `_score_block`)."""
     started = time.perf_counter()
+    if prescored and plan is None and len(prescored) == len(scorers):
+        return ItemResult(
+            item=item,
+            scorer_results={sid: prescored[sid] for sid in scorers},
+            duration_s=sum(r.duration_s for r in prescored.values()),
+        )
     if plan is None:
-        result, to_run = ItemResult(item=item), scorers
+        result = ItemResult(item=item, scorer_results=dict(prescored or {}))
+        to_run = {sid: s for sid, s in scorers.items() if sid not in result.scorer_results}
     else:
         result = plan.kept.model_copy(update={"scorer_results": dict(plan.kept.scorer_results)})
         to_run = {sid: scorers[sid] for sid in plan.rescore}
@@ -306,6 +319,52 @@ async def _run_item(
     }
     result.duration_s = time.perf_counter() - started
     return result
+
+
+_BLOCK = 512
+"""Items scored together by the batch implementations of model-free scorers."""
+
+
+def _score_block(
+    items: Sequence[EvalItem], scorers: Mapping[str, Scorer], partial: Mapping[str, ResumePlan]
+) -> list[dict[str, ScoreResult]]:
+    """Per item, the results the scorers' batch implementations give for a block of
+    items (an item being resumed in part, or one a batch leaves out, is scored by the
+    pipeline afterwards). A batch that raises leaves the whole block to the pipeline,
+    which records the error item by item."""
+    found: list[dict[str, ScoreResult]] = [{} for _ in items]
+    batched = {sid: s for sid, s in scorers.items() if s.batched}
+    if not batched:
+        return found
+    slots = [i for i, item in enumerate(items) if item.id not in partial]
+    runs = [_scorer_run(items[i], items[i].output, items[i].context, validated=True) for i in slots]
+    memo: dict[Any, Any] = {}
+    for sid, scorer in batched.items():
+        try:
+            results = scorer.score_block(runs, memo)
+        except Exception:
+            continue
+        for i, scored in zip(slots, results, strict=True):
+            if scored is not None:
+                found[i][sid] = scored
+    return found
+
+
+def _scorer_run(item: EvalItem, output: Any, context: Any, *, validated: bool) -> ScorerRun:
+    """The `ScorerRun` of an item; ``validated``: its fields are checked already (the
+    item's own), else (a target's output) they are validated here."""
+    fields = {
+        "input": item.input,
+        "output": output,
+        "ground_truth": item.ground_truth,
+        "context": context,
+        "reference_contexts": item.reference_contexts,
+        "reference_context_ids": item.reference_context_ids,
+        "claims": item.claims,
+        "request_context": {"item_id": item.id, "metadata": item.metadata},
+        "run_id": item.id,
+    }
+    return ScorerRun.model_construct(**fields) if validated else ScorerRun(**fields)
 
 
 def _eval_result(
@@ -381,19 +440,8 @@ async def _process(
         output = target_result.output
         if target_result.context is not None:
             context = target_result.context
-    fields = {
-        "input": item.input,
-        "output": output,
-        "ground_truth": item.ground_truth,
-        "context": context,
-        "reference_contexts": item.reference_contexts,
-        "reference_context_ids": item.reference_context_ids,
-        "claims": item.claims,
-        "request_context": {"item_id": item.id, "metadata": item.metadata},
-        "run_id": item.id,
-    }
     # the item's fields are validated already; a target's output is checked here
-    run = ScorerRun.model_construct(**fields) if call_target is None else ScorerRun(**fields)
+    run = _scorer_run(item, output, context, validated=call_target is None)
 
     async def score(sid: str, scorer: Scorer) -> None:
         scorer_started = time.perf_counter()

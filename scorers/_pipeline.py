@@ -7,7 +7,7 @@ import copy
 import gc
 import math
 import time
-from collections.abc import Awaitable, Generator, Iterable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -31,6 +31,9 @@ from ._tasks import map_bounded
 from ._types import ScoreResult, ScorerRun
 
 _KIND_ORDER = {"preprocess": 0, "analyze": 1}
+
+BatchFn = Callable[["Scorer", Sequence[ScorerRun], dict[Any, Any]], list[ScoreResult | None]]
+"""``fn(scorer, runs, memo)``: a scorer's vectorised implementation (see `Scorer.score_block`)."""
 
 
 @contextlib.contextmanager
@@ -82,6 +85,7 @@ class Scorer:
         self._score_fn = score_fn
         self._reason_step = reason_step
         self._config = config
+        self._batch: BatchFn | None = None
 
     @property
     def config(self) -> Any:
@@ -115,9 +119,45 @@ class Scorer:
 
     def _with(self, **changes: Any) -> Scorer:
         clone = copy.copy(self)
+        clone._batch = None  # a changed pipeline no longer matches a batch implementation
         for name, value in changes.items():
             setattr(clone, f"_{name}", value)
         return clone
+
+    @property
+    def batched(self) -> bool:
+        """Whether the scorer has a vectorised implementation that scores many runs in one
+        pass (the prebuilt model-free scorers do). `run_evals` then scores blocks of items
+        at once, with the same results as the step pipeline. Adding or replacing a step
+        drops it."""
+        return self._batch is not None
+
+    def _with_batch(self, fn: BatchFn) -> Scorer:
+        clone = copy.copy(self)
+        clone._batch = fn
+        return clone
+
+    def score_block(
+        self, runs: Sequence[ScorerRun], memo: dict[Any, Any]
+    ) -> list[ScoreResult | None]:
+        """Score validated runs with the batch implementation: one result per run, None
+        where the run needs the step pipeline (`run_inline`) instead. ``memo`` is shared
+        by the scorers of one block (the similarity values of its chunk-reference
+        pairs). Without a batch implementation every entry is None."""
+        if self._batch is None or not runs:
+            return [None] * len(runs)
+        started = time.perf_counter()
+        results = self._batch(self, runs, memo)
+        each = (time.perf_counter() - started) / len(runs)
+        for result in results:
+            if result is not None:
+                result.duration_s = each
+        return results
+
+    def scaled(self, number: float) -> float:
+        """A ``generate_score`` value in [0, 1] as the scorer reports it: times ``scale``,
+        clipped to ``[0, scale]``."""
+        return min(max(number * self.scale, 0.0), self.scale)
 
     def _add(self, kind: str, fn: StepFn | PromptStep[Any], name: str | None) -> Scorer:
         if not callable(fn) and not isinstance(fn, PromptStep):
@@ -295,7 +335,7 @@ class Scorer:
             ) from None
         if math.isnan(number):
             raise ConfigError(f"generate_score of {self.id!r} returned NaN")
-        score = min(max(number * self.scale, 0.0), self.scale)
+        score = self.scaled(number)
         results.score = score
 
         reason = ""

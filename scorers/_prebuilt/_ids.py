@@ -10,7 +10,7 @@ from .._context import ContextOptions, resolve_context
 from .._errors import ConfigError
 from .._pipeline import Scorer, create_scorer
 from .._steps import NotScorable, StepResults, not_scorable
-from .._types import Chunk, ScorerRun
+from .._types import Chunk, ScoreResult, ScorerRun
 from ._options import ScaleOptions, parse_options
 from ._ranking import ranking_metric
 from ._registry import prebuilt
@@ -122,6 +122,52 @@ def id_reason(what: str) -> Any:
     return reason
 
 
+def _id_batch(opts: IDContextOptions, what: str) -> Any:
+    """The vectorised twin of the ID recall / precision pipeline for runs that carry
+    their chunks (all with ids) and relevant reference ids; other runs are left to the
+    pipeline (None), which also names a missing id."""
+    score_of = id_recall if what == "recall" else id_precision
+    reason_of = id_reason(what)
+
+    def batch(scorer: Scorer, runs: Any, memo: dict[Any, Any]) -> list[Any]:
+        shared = memo.get("ranked_ids")
+        if shared is None:
+            shared = memo["ranked_ids"] = [_ranked(run) for run in runs]
+        out: list[Any] = [None] * len(runs)
+        for i, (run, ids) in enumerate(zip(runs, shared, strict=True)):
+            if ids is None:
+                continue
+            results = {"ids": ids}
+            score = scorer.scaled(score_of(run, results))  # type: ignore[arg-type]
+            out[i] = ScoreResult(
+                scorer_id=scorer.id,
+                score=score,
+                reason=reason_of(run, results, score),
+                details={
+                    "ids": {
+                        "retrieved_ids": list(ids.retrieved_ids),
+                        "relevant_ids": list(ids.relevant_ids),
+                        "grades": dict(ids.grades),
+                    }
+                },
+            )
+        return out
+
+    return batch
+
+
+def _ranked(run: ScorerRun) -> RankedIds | None:
+    if not run.context or any(chunk.id is None for chunk in run.context):
+        return None
+    grades = relevance_grades(run)
+    relevant = [i for i, g in grades.items() if g > 0]
+    if not relevant:
+        return None
+    return RankedIds.model_construct(
+        retrieved_ids=ranked_ids(run.context), relevant_ids=relevant, grades=grades
+    )
+
+
 @prebuilt("id-context-recall", needs_model=False)
 def create_id_context_recall_scorer(
     options: IDContextOptions | dict[str, Any] | None = None,
@@ -136,7 +182,7 @@ def create_id_context_recall_scorer(
     """
 
     opts = parse_options(IDContextOptions, options, "create_id_context_recall_scorer")
-    return (
+    scorer = (
         create_scorer(
             id="id-context-recall",
             description="Share of reference ids retrieved",
@@ -147,6 +193,7 @@ def create_id_context_recall_scorer(
         .generate_score(id_recall)
         .generate_reason(id_reason("recall"))
     )
+    return scorer._with_batch(_id_batch(opts, "recall"))
 
 
 @prebuilt("id-context-precision", needs_model=False)
@@ -160,7 +207,7 @@ def create_id_context_precision_scorer(
     """
 
     opts = parse_options(IDContextOptions, options, "create_id_context_precision_scorer")
-    return (
+    scorer = (
         create_scorer(
             id="id-context-precision",
             description="Share of retrieved ids that are relevant",
@@ -171,6 +218,7 @@ def create_id_context_precision_scorer(
         .generate_score(id_precision)
         .generate_reason(id_reason("precision"))
     )
+    return scorer._with_batch(_id_batch(opts, "precision"))
 
 
 def create_ranking_scorer(

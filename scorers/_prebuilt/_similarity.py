@@ -15,7 +15,7 @@ from .._fences import clip
 from .._pipeline import Scorer, create_scorer
 from .._steps import StepResults, not_scorable
 from .._text import has_cjk, nfkc, words
-from .._types import ScorerRun
+from .._types import ScoreResult, ScorerRun
 from ._options import ScaleOptions, parse_options
 from ._ranking import average_precision
 from ._registry import prebuilt
@@ -165,6 +165,109 @@ def similarities_step(opts: NonLLMContextOptions, per: str) -> Any:
     return similarities
 
 
+def pair_similarities(
+    chunk_texts: list[list[str]], references: list[list[str]], measure: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every (chunk, reference) similarity of many runs by one ``process.cpdist`` over
+    the pairs, laid out run by run as each run's ``chunks × references`` matrix.
+
+    Returns:
+        The flat similarities in [0, 1] and each run's start offset (``len(runs) + 1``
+        entries). Equal to `similarity_matrix` per run, value for value.
+    """
+    sizes = [len(c) * len(r) for c, r in zip(chunk_texts, references, strict=True)]
+    left = [
+        text
+        for texts, refs in zip(chunk_texts, references, strict=True)
+        for text in texts
+        for _ in refs
+    ]
+    right = [
+        ref
+        for texts, refs in zip(chunk_texts, references, strict=True)
+        for _ in texts
+        for ref in refs
+    ]
+    scorer, maximum = MEASURES[measure]
+    flat = process.cpdist(left, right, scorer=scorer, dtype=np.float64)
+    if maximum != 1.0:
+        flat = flat / maximum
+    offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    return flat, offsets
+
+
+def _similarity_batch(opts: NonLLMContextOptions, per: str) -> Any:
+    """The vectorised twin of the recall (``per="reference"``) or precision (``"chunk"``)
+    pipeline for runs that carry their chunks and references, with a named measure and
+    no text normalisation; other runs are left to the pipeline (None)."""
+    measure = opts.measure
+    if not isinstance(measure, str) or opts.ignore_case or opts.ignore_whitespace:
+        return None
+    recall = per == "reference"
+    score_of = matched_share if recall else matched_precision
+    reason_of = _recall_reason if recall else _precision_reason
+
+    def batch(scorer: Scorer, runs: Any, memo: dict[Any, Any]) -> list[ScoreResult | None]:
+        key = ("pair_similarities", measure)
+        shared = memo.get(key)
+        if shared is None:
+            eligible = [
+                i
+                for i, run in enumerate(runs)
+                if run.reference_contexts
+                and run.context
+                and not (measure in WORD_MEASURES and _any_cjk(run))
+            ]
+            texts = [[c.text for c in runs[i].context] for i in eligible]
+            refs = [runs[i].reference_contexts for i in eligible]
+            flat, offsets = pair_similarities(texts, refs, measure) if eligible else (None, None)
+            shared = memo[key] = (eligible, texts, refs, flat, offsets)
+        eligible, texts, refs, flat, offsets = shared
+        out: list[ScoreResult | None] = [None] * len(runs)
+        if flat is None or offsets is None:
+            return out
+        threshold = opts.threshold
+        for slot, i in enumerate(eligible):
+            rows, cols = len(texts[slot]), len(refs[slot])
+            matrix = flat[offsets[slot] : offsets[slot + 1]].reshape(rows, cols)
+            best = matrix.max(axis=0 if recall else 1)
+            sims = Similarities(
+                measure=measure,
+                threshold=threshold,
+                similarities=matrix,
+                matched=(best >= threshold).tolist(),
+                **{f"best_per_{per}": best},
+            )
+            results = {"similarities": sims}
+            run = runs[i]
+            score = scorer.scaled(score_of(run, results))  # type: ignore[arg-type]
+            details = {
+                "similarities": {
+                    "measure": measure,
+                    "threshold": threshold,
+                    "similarities": matrix,
+                    "matched": sims.matched,
+                    f"best_per_{per}": best,
+                }
+            }
+            out[i] = ScoreResult(
+                scorer_id=scorer.id,
+                score=score,
+                reason=reason_of(run, results, score),  # type: ignore[arg-type]
+                details=details,
+            )
+        return out
+
+    return batch
+
+
+def _any_cjk(run: ScorerRun) -> bool:
+    return any(has_cjk(c.text) for c in run.context or ()) or any(
+        has_cjk(t) for t in run.reference_contexts or ()
+    )
+
+
 def _references_present(opts: NonLLMContextOptions) -> Any:
     def context(run: ScorerRun, results: StepResults) -> Any:
         if not run.reference_contexts:
@@ -226,7 +329,7 @@ def create_non_llm_context_recall_scorer(
         A `Scorer` with id ``non-llm-context-recall``.
     """
     opts = parse_options(NonLLMContextOptions, options, "create_non_llm_context_recall_scorer")
-    return (
+    scorer = (
         create_scorer(
             id="non-llm-context-recall",
             description="Share of reference contexts matched by a chunk",
@@ -238,6 +341,8 @@ def create_non_llm_context_recall_scorer(
         .generate_score(matched_share)
         .generate_reason(_recall_reason)
     )
+    batch = _similarity_batch(opts, "reference")
+    return scorer if batch is None else scorer._with_batch(batch)
 
 
 @prebuilt("non-llm-context-precision", needs_model=False)
@@ -252,7 +357,7 @@ def create_non_llm_context_precision_scorer(
         A `Scorer` with id ``non-llm-context-precision``.
     """
     opts = parse_options(NonLLMContextOptions, options, "create_non_llm_context_precision_scorer")
-    return (
+    scorer = (
         create_scorer(
             id="non-llm-context-precision",
             description="Average precision of chunks matching a reference",
@@ -264,3 +369,5 @@ def create_non_llm_context_precision_scorer(
         .generate_score(matched_precision)
         .generate_reason(_precision_reason)
     )
+    batch = _similarity_batch(opts, "chunk")
+    return scorer if batch is None else scorer._with_batch(batch)

@@ -73,7 +73,9 @@ def test_reprs_are_short_and_html_shows_the_summary():
     assert len(text) < 200 and text.startswith(
         "EvalResult(items=4, errors=0, scores={'context-recall': 0.5}"
     )
-    assert "<table id='summary'>" in result._repr_html_() and "context-recall" in result._repr_html_()
+    assert (
+        "<table id='summary'>" in result._repr_html_() and "context-recall" in result._repr_html_()
+    )
     score = result.items[0].scorer_results["context-recall"]
     assert len(repr(score)) < 220 and "score=0.5" in repr(score)
     page = score._repr_html_()

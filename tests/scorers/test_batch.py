@@ -1,0 +1,103 @@
+"""The batch implementations of the model-free scorers equal their step pipelines."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from evals import run_evals
+from scorers import (
+    ScorerRun,
+    create_id_context_precision_scorer,
+    create_id_context_recall_scorer,
+    create_non_llm_context_precision_scorer,
+    create_non_llm_context_recall_scorer,
+)
+
+RUNS = [
+    {
+        "context": [
+            {"id": "a", "text": "Paris is the capital of France."},
+            {"id": "b", "text": "Berlin is in Germany."},
+        ],
+        "reference_contexts": ["Paris is the capital of France", "Rome is in Italy."],
+        "reference_context_ids": ["a", "z"],
+    },
+    {
+        "context": [{"id": "c", "text": "nothing here"}],
+        "reference_contexts": ["x" * 40],
+        "reference_context_ids": {"c": 2.0, "d": 0.0},
+    },
+    {
+        "context": [{"text": "no id at all"}],
+        "reference_contexts": ["no id at all"],
+        "reference_context_ids": ["q"],
+    },  # ID scorers: the pipeline's error
+    {"context": [], "reference_contexts": ["a"], "reference_context_ids": ["a"]},
+    {
+        "context": [{"id": "e", "text": "巴黎是法国的首都"}],
+        "reference_contexts": ["法国的首都是巴黎"],
+        "reference_context_ids": ["e"],
+    },
+    {"context": [{"id": "f", "text": "text"}]},  # nothing to compare with: skipped
+]
+
+
+def _same(a, b) -> None:
+    assert (a.score, a.reason, a.status, a.error) == (b.score, b.reason, b.status, b.error)
+    assert a.details.keys() == b.details.keys() - {"noop"}
+    for key in a.details:
+        left, right = a.details[key], b.details[key]
+        if isinstance(left, dict):
+            assert left.keys() == right.keys()
+            for k in left:
+                assert np.array_equal(np.asarray(left[k]), np.asarray(right[k])), (key, k)
+        else:
+            assert left == right
+
+
+FACTORIES = [
+    lambda: create_non_llm_context_recall_scorer({"scale": 10}),
+    lambda: create_non_llm_context_precision_scorer(),
+    lambda: create_non_llm_context_recall_scorer({"measure": "token_set_ratio", "threshold": 0.3}),
+    lambda: create_non_llm_context_precision_scorer({"measure": "jaro_winkler"}),
+    lambda: create_id_context_recall_scorer(),
+    lambda: create_id_context_precision_scorer({"scale": 100}),
+]
+
+
+@pytest.mark.parametrize("make", FACTORIES)
+def test_score_block_equals_pipeline(make) -> None:
+    scorer = make()
+    assert scorer.batched
+    runs = [ScorerRun(**row) for row in RUNS]
+    block = scorer.score_block(runs, {})
+    assert any(r is not None for r in block)
+    for run, batched in zip(runs, block, strict=True):
+        try:
+            piped = scorer.run(run)
+        except Exception:
+            assert batched is None  # the pipeline raises; the batch leaves the run to it
+            continue
+        if batched is not None:
+            _same(batched, piped)
+
+
+def test_run_evals_with_batches_equals_one_item_at_a_time() -> None:
+    scorers = [make() for make in FACTORIES[:2]] + [make() for make in FACTORIES[4:]]
+    rows = [{"id": str(i), "input": "q", **row} for i, row in enumerate(RUNS)]
+    whole = run_evals(rows, scorers, progress=False)
+    for item in whole.items:
+        for scorer in scorers:
+            one = run_evals(
+                [rows[int(item.item.id)]],
+                [scorer.preprocess(lambda r, s: None, name="noop")],
+                progress=False,
+            )
+            assert not scorer.preprocess(lambda r, s: None, name="noop").batched
+            _same(item.scorer_results[scorer.id], one.items[0].scorer_results[scorer.id])
+
+
+def test_options_the_batch_does_not_cover_fall_back_to_the_pipeline() -> None:
+    assert not create_non_llm_context_recall_scorer({"ignore_case": True}).batched
+    assert not create_non_llm_context_recall_scorer({"measure": lambda a, b: 1.0}).batched
