@@ -137,7 +137,7 @@ class TokenBucket:
         """Charge tokens used after the fact (a completion's; negative gives back)."""
         with self.lock:
             self._refill(self.clock())
-            self.level -= tokens
+            self.level = min(self.per_minute, self.level - tokens)  # a give-back never overfills
 
     def slow_down(self, seconds: float | None) -> None:
         """A provider said its token limit was hit: nothing more for ``seconds`` (a
