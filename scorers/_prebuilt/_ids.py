@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from .._context import ContextOptions, resolve_context
 from .._errors import ConfigError
 from .._pipeline import Scorer, create_scorer
-from .._steps import NotScorable, StepResults, not_scorable
+from .._steps import NotScorable, StepResults, detail_value, not_scorable
 from .._types import Chunk, ScoreResult, ScorerRun
 from ._options import ScaleOptions, parse_options
 from ._ranking import ranking_metric
@@ -66,18 +66,30 @@ class RankedIds(BaseModel):
     grades: dict[str, float]
 
 
+def rank(run: ScorerRun, chunks: list[Chunk]) -> RankedIds | None:
+    """The `RankedIds` of a run's chunks, or None when it has no relevant reference id.
+
+    Raises:
+        ConfigError: If a chunk has no id.
+    """
+    grades = relevance_grades(run)
+    relevant = [i for i, g in grades.items() if g > 0]
+    if not relevant:
+        return None
+    return RankedIds(retrieved_ids=ranked_ids(chunks), relevant_ids=relevant, grades=grades)
+
+
 def ids_step(opts: IDContextOptions) -> Any:
     """Preprocess step: the `RankedIds` of a run (no relevant references → skipped)."""
 
     async def ids(run: ScorerRun, results: StepResults) -> RankedIds | NotScorable:
-        grades = relevance_grades(run)
-        relevant = [i for i, g in grades.items() if g > 0]
-        if not relevant:
+        if not any(g > 0 for g in relevance_grades(run).values()):
             return not_scorable(
                 "skipped: no relevant reference_context_ids were given to compare with"
             )
-        retrieved = ranked_ids(await resolve_context(run, opts))
-        return RankedIds(retrieved_ids=retrieved, relevant_ids=relevant, grades=grades)
+        ranked = rank(run, await resolve_context(run, opts))
+        assert ranked is not None  # relevant ids exist
+        return ranked
 
     return ids
 
@@ -143,13 +155,7 @@ def _id_batch(opts: IDContextOptions, what: str) -> Any:
                 scorer_id=scorer.id,
                 score=score,
                 reason=reason_of(run, results, score),
-                details={
-                    "ids": {
-                        "retrieved_ids": list(ids.retrieved_ids),
-                        "relevant_ids": list(ids.relevant_ids),
-                        "grades": dict(ids.grades),
-                    }
-                },
+                details={"ids": detail_value(ids)},
             )
         return out
 
@@ -157,15 +163,10 @@ def _id_batch(opts: IDContextOptions, what: str) -> Any:
 
 
 def _ranked(run: ScorerRun) -> RankedIds | None:
+    """A run's ranked ids for the batch; None leaves the run to the pipeline."""
     if not run.context or any(chunk.id is None for chunk in run.context):
         return None
-    grades = relevance_grades(run)
-    relevant = [i for i, g in grades.items() if g > 0]
-    if not relevant:
-        return None
-    return RankedIds.model_construct(
-        retrieved_ids=ranked_ids(run.context), relevant_ids=relevant, grades=grades
-    )
+    return rank(run, run.context)
 
 
 @prebuilt("id-context-recall", needs_model=False)

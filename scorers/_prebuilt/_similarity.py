@@ -13,7 +13,7 @@ from rapidfuzz import distance, fuzz, process
 from .._context import ContextOptions, resolve_context
 from .._fences import clip
 from .._pipeline import Scorer, create_scorer
-from .._steps import StepResults, not_scorable
+from .._steps import StepResults, detail_value, not_scorable
 from .._text import has_cjk, nfkc, words
 from .._types import ScoreResult, ScorerRun
 from ._options import ScaleOptions, parse_options
@@ -242,20 +242,11 @@ def _similarity_batch(opts: NonLLMContextOptions, per: str) -> Any:
             results = {"similarities": sims}
             run = runs[i]
             score = scorer.scaled(score_of(run, results))  # type: ignore[arg-type]
-            details = {
-                "similarities": {
-                    "measure": measure,
-                    "threshold": threshold,
-                    "similarities": matrix,
-                    "matched": sims.matched,
-                    f"best_per_{per}": best,
-                }
-            }
             out[i] = ScoreResult(
                 scorer_id=scorer.id,
                 score=score,
                 reason=reason_of(run, results, score),  # type: ignore[arg-type]
-                details=details,
+                details={"similarities": detail_value(sims)},
             )
         return out
 
