@@ -7,9 +7,8 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from itertools import repeat
 from operator import itemgetter
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import numpy as np
 from pydantic import BaseModel, Field, computed_field
 
 from ._errors import ConfigError
@@ -21,6 +20,11 @@ from ._significance import (
     adjust_family,
     paired_test,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._lazy import np
 
 RunLike = Mapping[str, Mapping[str, float] | Sequence[str]]
 

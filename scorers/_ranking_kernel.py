@@ -12,10 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ._errors import ConfigError
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._lazy import np
 
 
 @dataclass(frozen=True)

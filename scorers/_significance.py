@@ -18,9 +18,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import numpy as np
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._lazy import np
 
 DEFAULT_RESAMPLES = 10_000
 DEFAULT_SEED = 0

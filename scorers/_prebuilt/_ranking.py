@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
-
-import numpy as np
 
 from .._ranking_kernel import parse_metric, single_query_batch
 
@@ -30,7 +29,7 @@ def average_precision(relevant: Sequence[bool]) -> float:
     return total / hits if hits else 0.0
 
 
-_ANY_POSITIVE = float(np.nextafter(0.0, 1.0))  # grade > 0 is relevant for the scorers
+_ANY_POSITIVE = math.nextafter(0.0, 1.0)  # grade > 0 is relevant for the scorers
 
 RANKING_METRICS = (
     "precision@k",

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from pydantic import Field, field_validator
 from rapidfuzz import distance, fuzz, process
 
@@ -19,6 +18,11 @@ from .._types import ScoreResult, ScorerRun
 from ._options import ScaleOptions, parse_options
 from ._ranking import average_precision
 from ._registry import prebuilt
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .._lazy import np
 
 SimilarityFn = Callable[[str, str], float]
 
