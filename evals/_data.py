@@ -108,7 +108,7 @@ def _known_columns() -> frozenset[str]:
 
 
 def _normalised(where: str, row: Mapping[str, Any]) -> dict[str, Any]:
-    """``row`` with Ragas names mapped to ours and every value checked to be storable."""
+    """``row`` with Ragas names mapped to ours."""
     found: dict[str, Any] = {}
     origin: dict[str, str] = {}
     extras: dict[str, Any] = {}
@@ -143,12 +143,55 @@ def _normalised(where: str, row: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(metadata, Mapping):
             raise DatasetError(f"{where}: field 'metadata' must be an object")
         found["metadata"] = {**extras, **metadata}
-    try:  # one C pass; the walk below only runs to name the field of a problem
-        json.dumps(found, allow_nan=False, ensure_ascii=False, default=str).encode("utf-8")
-    except (ValueError, TypeError):
-        for key, value in found.items():
-            _check_storable(where, key, value)
     return found
+
+
+def _storable(item: EvalItem) -> bool:
+    """Whether JSON can store every value of a validated item (no lone surrogate, NaN or
+    infinity). Typed fields are checked in bulk: their strings joined once (a lone
+    surrogate makes the join fail to encode; an ASCII join needs no encoding at all)."""
+    texts = [
+        item.id,
+        item.ground_truth or "",
+        *(item.reference_contexts or ()),
+        *(item.claims or ()),
+    ]
+    loose: list[Any] = [item.input, item.output, item.metadata]
+    ids = item.reference_context_ids
+    if isinstance(ids, dict):
+        texts.extend(ids)
+        if not all(map(math.isfinite, ids.values())):
+            return False
+    elif ids:
+        texts.extend(ids)
+    for chunk in item.context or ():
+        texts.append(chunk.text)
+        if chunk.id is not None:
+            texts.append(chunk.id)
+        if chunk.metadata:
+            loose.append(chunk.metadata)
+    for value in loose:
+        if isinstance(value, str):
+            texts.append(value)
+        elif value:  # anything else: one C pass of the JSON encoder
+            try:
+                json.dumps(value, allow_nan=False, ensure_ascii=False, default=str).encode()
+            except (ValueError, TypeError):
+                return False
+    joined = "".join(texts)
+    if joined.isascii():
+        return True
+    try:
+        joined.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _check_row(where: str, row: Mapping[str, Any]) -> None:
+    """Raise a `DatasetError` naming the first field JSON cannot store."""
+    for key, value in row.items():
+        _check_storable(where, key, value)
 
 
 def _check_storable(where: str, field: str, value: Any) -> None:
@@ -238,10 +281,14 @@ def load_dataset(data: str | os.PathLike[str] | Iterable[Any]) -> list[EvalItem]
         if isinstance(row, EvalItem):
             item = row
         elif isinstance(row, Mapping):
+            found = _normalised(where, row)
             try:
-                item = EvalItem.model_validate(_normalised(where, row))
+                item = EvalItem.model_validate(found)
             except ValidationError as exc:
+                _check_row(where, found)  # an unstorable value is the clearer message
                 raise _row_error(where, exc) from None
+            if not _storable(item):
+                _check_row(where, found)
         else:
             raise DatasetError(f"{where}: expected an object, got {type(row).__name__}")
         if not item.id:

@@ -13,13 +13,33 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PlainValidator,
     PrivateAttr,
+    StrictStr,
     TypeAdapter,
     ValidationError,
+    WithJsonSchema,
     field_serializer,
     field_validator,
 )
 from pydantic_core import to_jsonable_python
+
+
+def id_string(value: Any) -> str | None:
+    """An id as scorekit compares it: strings as they are, ``1`` and ``1.0`` as ``"1"``,
+    other numbers and values by ``str``; None stays None."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(int(value)) if float(value).is_integer() else str(value)
+    return str(value)
+
+
+# a str is taken by pydantic-core itself; only other values reach the Python function
+_ChunkId = Annotated[
+    StrictStr | Annotated[Any, PlainValidator(id_string)] | None,
+    WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "null"}]}),
+]
 
 
 class Chunk(BaseModel):
@@ -34,18 +54,9 @@ class Chunk(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    id: str | None = None
+    id: _ChunkId = Field(default=None, union_mode="left_to_right")
     text: str = ""
     metadata: dict[str, Any] = Field(default_factory=dict)
-
-    @field_validator("id", mode="before")
-    @classmethod
-    def _id_as_string(cls, value: Any) -> Any:
-        if value is None or isinstance(value, str):
-            return value
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return str(int(value)) if float(value).is_integer() else str(value)
-        return str(value)
 
 
 _TEXT_KEYS = ("text", "content", "page_content")
@@ -149,10 +160,10 @@ def _coerce_reference_ids(value: Any) -> Any:
     if value is None:
         return None
     if isinstance(value, Mapping):
-        return {Chunk(id=k).id: float(v) for k, v in value.items()}
+        return {id_string(k): float(v) for k, v in value.items()}
     if isinstance(value, str):
         raise ValueError("reference_context_ids must be a list (or a dict id -> grade)")
-    return [Chunk(id=v).id for v in value]
+    return [id_string(v) for v in value]
 
 
 ContextList = Annotated[list[Chunk] | None, BeforeValidator(_coerce_context)]

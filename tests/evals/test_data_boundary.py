@@ -40,11 +40,43 @@ def test_lone_surrogate_is_a_dataset_error_naming_file_row_and_field(tmp_path):
         load_dataset([{"input": "q", "context": ["\udfff"]}])
 
 
+@pytest.mark.parametrize(
+    ("row", "field"),
+    [
+        ({"context": [{"id": "d\ud800", "text": "t"}]}, r"context\[0\]\.id"),
+        ({"context": [{"id": "d", "text": "t", "metadata": {"s": "\udc00"}}]}, r"context\[0\]"),
+        ({"reference_context_ids": ["a", "b\udfff"]}, r"reference_context_ids\[1\]"),
+        ({"reference_contexts": ["ok", "\ud800"]}, r"reference_contexts\[1\]"),
+        ({"claims": ["\ud800"]}, r"claims\[0\]"),
+        ({"metadata": {"k": ["\ud800"]}}, r"metadata\.k\[0\]"),
+        ({"output": {"text": "\ud800"}}, r"output\.text"),
+    ],
+)
+def test_a_lone_surrogate_in_any_typed_or_free_field_is_named(row, field):
+    with pytest.raises(DatasetError, match=rf"item 1: field '{field}.*lone surrogate"):
+        load_dataset([{"input": "q", **row}])
+
+
+def test_non_ascii_text_and_emoji_are_stored_as_they_are():
+    row = {
+        "input": "¿Dónde? 😀",
+        "context": [{"id": "ü-1", "text": "Ça va 😀", "metadata": {"k": "日本"}}],
+        "reference_contexts": ["東京"],
+        "reference_context_ids": {"ü-1": 2},
+    }
+    (item,) = load_dataset([row])
+    assert item.context[0].text == "Ça va 😀" and item.reference_context_ids == {"ü-1": 2.0}
+
+
 def test_nan_and_infinity_are_refused_in_any_field():
     with pytest.raises(DatasetError, match=r"field 'context\[0\]\.text' is nan"):
         load_dataset([{"input": "q", "context": [{"id": "d1", "text": float("nan")}]}])
     with pytest.raises(DatasetError, match=r"field 'input' is inf"):
         load_dataset([{"input": float("inf")}])
+    with pytest.raises(DatasetError, match=r"field 'reference_context_ids.d1' is nan"):
+        load_dataset([{"input": "q", "reference_context_ids": {"d1": float("nan")}}])
+    with pytest.raises(DatasetError, match=r"field 'metadata.score' is -inf"):
+        load_dataset([{"input": "q", "metadata": {"score": float("-inf")}}])
     with pytest.raises(ConfigError, match="a chunk's text is nan"):
         create_non_llm_context_recall_scorer({"context": [{"text": float("nan")}]})
 
