@@ -326,7 +326,9 @@ def summarize(
         for call in item.other_calls if item_id not in resumed else ():
             summary.add(call)
         for sid, result in item.scorer_results.items():
-            s = per.setdefault(sid, ScorerSummary())
+            s = per.get(sid)
+            if s is None:  # a scorer kept from an earlier run only
+                s = per[sid] = ScorerSummary()
             if result.status == "scored":
                 s.n_scored += 1
                 scores.setdefault(sid, []).append(result.score)

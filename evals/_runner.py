@@ -29,12 +29,14 @@ from scorers._runtime import (
     map_bounded,
     optional_integer,
     optional_positive,
+    paused_gc,
     positive,
     record_calls,
     run_budget,
     run_cap,
     run_sync,
     task_group,
+    trusted,
 )
 
 from ._data import EvalItem, load_dataset
@@ -172,10 +174,13 @@ async def arun_evals(
     if min_scored is not None and not 0 <= finite("min_scored", min_scored) <= 1:
         raise ConfigError(f"min_scored must be a share between 0 and 1; got {min_scored!r}")
     shard_spec = parse_shard(shard)
-    items = select_shard(load_dataset(data), shard_spec)
     scorer_map = _scorer_map(scorers)
     thresholds = _checked_thresholds(thresholds, scorer_map)
     call_target = target_caller(target)
+    inline_ids = {sid for sid, scorer in scorer_map.items() if scorer.model_free}
+    inline = call_target is None and len(inline_ids) == len(scorer_map)
+    with paused_gc():
+        items = select_shard(load_dataset(data), shard_spec)
     if results_path is None and resume:
         raise ConfigError("resume=True needs results_path")
     fingerprints = {sid: scorer.fingerprint for sid, scorer in scorer_map.items()}
@@ -184,7 +189,6 @@ async def arun_evals(
     todo = [item for item in items if item.id not in done]
     bar = Progress(len(todo), progress)
     limiter = anyio.CapacityLimiter(model_concurrency or concurrency * len(scorer_map))
-    inline_ids = {sid for sid, scorer in scorer_map.items() if scorer.model_free}
 
     async def finish(item: EvalItem, prescored: dict[str, ScoreResult] | None = None) -> None:
         plan = partial.get(item.id)
@@ -203,9 +207,11 @@ async def arun_evals(
         if fail_fast and result.error is not None:
             raise ItemFailedError(result)
 
-    inline = call_target is None and len(inline_ids) == len(scorer_map)
+    # model calls: long-lived inputs kept out of the GC's scans; CPU-only scoring makes no
+    # cycles, so the GC pauses for it
+    gc_mode = paused_gc() if inline else frozen_gc()
     try:
-        with run_cap(limiter), frozen_gc(), run_budget(budget) if budget else nullcontext():
+        with run_cap(limiter), gc_mode, run_budget(budget) if budget else nullcontext():
             if inline:  # CPU-only scorers and no target: a task per item is pure overhead
                 for start in range(0, len(todo), _BLOCK):
                     block = todo[start : start + _BLOCK]
@@ -364,7 +370,7 @@ def _scorer_run(item: EvalItem, output: Any, context: Any, *, validated: bool) -
         "request_context": {"item_id": item.id, "metadata": item.metadata},
         "run_id": item.id,
     }
-    return ScorerRun.model_construct(**fields) if validated else ScorerRun(**fields)
+    return trusted(ScorerRun, fields, {"_memo": {}}) if validated else ScorerRun(**fields)
 
 
 def _eval_result(

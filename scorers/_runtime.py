@@ -14,14 +14,14 @@ from ._checks import finite, integer, optional_integer, optional_positive, posit
 from ._fences import block, fence, tagged
 from ._limits import Budget, run_budget, run_cap
 from ._messages import question_text
-from ._pipeline import frozen_gc
+from ._pipeline import frozen_gc, paused_gc
 from ._prebuilt._precision import chunk_verdict_prompt
 from ._retry import count_prompt_tokens
 from ._significance import adjust_family
 from ._sync import run_sync
 from ._tasks import map_bounded, task_group
 from ._text import nfkc, words
-from ._types import ContextList, ReferenceIds, ReferenceTexts, to_chunks
+from ._types import ContextList, ReferenceIds, ReferenceTexts, to_chunks, trusted
 from ._types import _json_fallback as json_fallback
 
 
@@ -50,6 +50,7 @@ __all__ = [
     "nfkc",
     "optional_integer",
     "optional_positive",
+    "paused_gc",
     "positive",
     "question_text",
     "record_calls",
@@ -59,5 +60,6 @@ __all__ = [
     "tagged",
     "task_group",
     "to_chunks",
+    "trusted",
     "words",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -122,13 +123,25 @@ async def call_step(fn: StepFn, *args: Any) -> Any:
     return value
 
 
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def _copied(value: Any) -> Any:
+    # results that share one step result (a batch) must not share its lists and dicts
+    if type(value) is list:
+        return list(value)
+    return dict(value) if type(value) is dict else value
+
+
 def detail_value(value: Any) -> Any:
     """A step result as kept in ``details``: pydantic models (and lists of them) dumped,
-    dataclasses as dicts of their set fields (values as they are: arrays stay arrays),
-    the rest as is."""
+    dataclasses as dicts of their set fields (lists and dicts copied, arrays as they
+    are), the rest as is."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = ((f.name, getattr(value, f.name)) for f in dataclasses.fields(value))
-        return {name: v for name, v in fields if v is not None}
+        fields = ((name, getattr(value, name)) for name in _field_names(type(value)))
+        return {name: _copied(v) for name, v in fields if v is not None}
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
     if isinstance(value, list) and value and isinstance(value[0], BaseModel):

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
-
-from pydantic import BaseModel
 
 from .._context import ContextOptions, resolve_context
 from .._errors import ConfigError
@@ -52,7 +51,8 @@ def relevance_grades(run: ScorerRun) -> dict[str, float]:
     return dict.fromkeys(refs or [], 1.0)
 
 
-class RankedIds(BaseModel):
+@dataclass(frozen=True)
+class RankedIds:
     """The ids step's result: what was retrieved, in rank order, and what is relevant.
 
     Attributes:
@@ -76,7 +76,7 @@ def rank(run: ScorerRun, chunks: list[Chunk]) -> RankedIds | None:
     relevant = [i for i, g in grades.items() if g > 0]
     if not relevant:
         return None
-    return RankedIds(retrieved_ids=ranked_ids(chunks), relevant_ids=relevant, grades=grades)
+    return RankedIds(ranked_ids(chunks), relevant, grades)
 
 
 def ids_step(opts: IDContextOptions) -> Any:

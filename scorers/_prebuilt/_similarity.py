@@ -173,13 +173,13 @@ def pair_similarities(
     chunk_texts: list[list[str]], references: list[list[str]], measure: str
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every (chunk, reference) similarity of many runs by one ``process.cpdist`` over
-    the pairs, laid out run by run as each run's ``chunks × references`` matrix.
+    the pairs (on every core), laid out run by run as each run's ``chunks × references``
+    matrix.
 
     Returns:
         The flat similarities in [0, 1] and each run's start offset (``len(runs) + 1``
         entries). Equal to `similarity_matrix` per run, value for value.
     """
-    sizes = [len(c) * len(r) for c, r in zip(chunk_texts, references, strict=True)]
     left = [
         text
         for texts, refs in zip(chunk_texts, references, strict=True)
@@ -193,12 +193,75 @@ def pair_similarities(
         for ref in refs
     ]
     scorer, maximum = MEASURES[measure]
-    flat = process.cpdist(left, right, scorer=scorer, dtype=np.float64)
+    flat = process.cpdist(left, right, scorer=scorer, dtype=np.float64, workers=-1)
     if maximum != 1.0:
         flat = flat / maximum
+    sizes = np.fromiter(map(len, chunk_texts), np.int64, len(chunk_texts)) * np.fromiter(
+        map(len, references), np.int64, len(references)
+    )
     offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
     np.cumsum(sizes, out=offsets[1:])
     return flat, offsets
+
+
+@dataclass(frozen=True)
+class _PairBlock:
+    """The similarities of a block's runs that a batch can score.
+
+    Attributes:
+        slots: Index in the block of each such run.
+        rows: Chunks per run; ``cols``: references per run (numpy).
+        flat: Every run's matrix, row-major, one after another; ``offsets`` their starts.
+        matrices: Each run's ``chunks × references`` matrix (views of ``flat``).
+    """
+
+    slots: list[int]
+    rows: np.ndarray
+    cols: np.ndarray
+    flat: np.ndarray
+    offsets: np.ndarray
+    matrices: list[np.ndarray]
+
+    def best(self, per: str) -> np.ndarray:
+        """The best similarity of each chunk (``per="chunk"``: the maximum of each
+        matrix row) or each reference (``"reference"``: of each column), run after run,
+        in one ``maximum.reduceat``."""
+        n = len(self.slots)
+        flat, offsets, rows, cols = self.flat, self.offsets, self.rows, self.cols
+        if per == "reference":  # transpose every matrix in place in one scatter
+            run = np.repeat(np.arange(n), rows * cols)
+            position = np.arange(len(flat)) - offsets[run]
+            i, j = np.divmod(position, cols[run])
+            transposed = np.empty_like(flat)
+            transposed[offsets[run] + j * rows[run] + i] = flat
+            flat, rows, cols = transposed, cols, rows
+        segments = np.repeat(np.arange(n), rows)  # one segment per row of a matrix
+        first = np.cumsum(rows) - rows
+        starts = offsets[segments] + (np.arange(len(segments)) - first[segments]) * cols[segments]
+        return np.maximum.reduceat(flat, starts)
+
+
+def _pair_block(runs: Any, measure: str) -> _PairBlock | None:
+    slots = [
+        i
+        for i, run in enumerate(runs)
+        if run.reference_contexts
+        and run.context
+        and not (measure in WORD_MEASURES and _any_cjk(run))
+    ]
+    if not slots:
+        return None
+    texts = [[c.text for c in runs[i].context] for i in slots]
+    refs = [runs[i].reference_contexts for i in slots]
+    flat, offsets = pair_similarities(texts, refs, measure)
+    rows = np.fromiter(map(len, texts), np.int64, len(texts))
+    cols = np.fromiter(map(len, refs), np.int64, len(refs))
+    starts, ends = offsets[:-1].tolist(), offsets[1:].tolist()
+    matrices = [
+        flat[a:b].reshape(r, c)
+        for a, b, r, c in zip(starts, ends, rows.tolist(), cols.tolist(), strict=True)
+    ]
+    return _PairBlock(slots, rows, cols, flat, offsets, matrices)
 
 
 def _similarity_batch(opts: NonLLMContextOptions, per: str) -> Any:
@@ -211,42 +274,36 @@ def _similarity_batch(opts: NonLLMContextOptions, per: str) -> Any:
     recall = per == "reference"
     score_of = matched_share if recall else matched_precision
     reason_of = _recall_reason if recall else _precision_reason
+    threshold = opts.threshold
 
     def batch(scorer: Scorer, runs: Any, memo: dict[Any, Any]) -> list[ScoreResult | None]:
         key = ("pair_similarities", measure)
-        shared = memo.get(key)
-        if shared is None:
-            eligible = [
-                i
-                for i, run in enumerate(runs)
-                if run.reference_contexts
-                and run.context
-                and not (measure in WORD_MEASURES and _any_cjk(run))
-            ]
-            texts = [[c.text for c in runs[i].context] for i in eligible]
-            refs = [runs[i].reference_contexts for i in eligible]
-            flat, offsets = pair_similarities(texts, refs, measure) if eligible else (None, None)
-            shared = memo[key] = (eligible, texts, refs, flat, offsets)
-        eligible, texts, refs, flat, offsets = shared
+        if key not in memo:
+            memo[key] = _pair_block(runs, measure)
+        block: _PairBlock | None = memo[key]
         out: list[ScoreResult | None] = [None] * len(runs)
-        if flat is None or offsets is None:
+        if block is None:
             return out
-        threshold = opts.threshold
-        for slot, i in enumerate(eligible):
-            rows, cols = len(texts[slot]), len(refs[slot])
-            matrix = flat[offsets[slot] : offsets[slot + 1]].reshape(rows, cols)
-            best = matrix.max(axis=0 if recall else 1)
+        best = block.best(per)
+        matched = (best >= threshold).tolist()
+        sizes = (block.cols if recall else block.rows).tolist()
+        bests = np.split(best, np.cumsum(sizes[:-1]))
+        start = 0
+        for slot, matrix, size, best_of_run in zip(
+            block.slots, block.matrices, sizes, bests, strict=True
+        ):
             sims = Similarities(
                 measure=measure,
                 threshold=threshold,
                 similarities=matrix,
-                matched=(best >= threshold).tolist(),
-                **{f"best_per_{per}": best},
+                matched=matched[start : start + size],
+                **{f"best_per_{per}": best_of_run},
             )
+            start += size
             results = {"similarities": sims}
-            run = runs[i]
+            run = runs[slot]
             score = scorer.scaled(score_of(run, results))  # type: ignore[arg-type]
-            out[i] = ScoreResult(
+            out[slot] = ScoreResult(
                 scorer_id=scorer.id,
                 score=score,
                 reason=reason_of(run, results, score),  # type: ignore[arg-type]
