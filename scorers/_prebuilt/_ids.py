@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .._context import ContextOptions, resolve_context
@@ -65,6 +66,20 @@ class RankedIds:
     relevant_ids: list[str]
     grades: dict[str, float]
 
+    @cached_property
+    def found(self) -> list[str]:
+        """The retrieved ids that are relevant, in rank order."""
+        relevant = set(self.relevant_ids)
+        return [i for i in self.retrieved_ids if i in relevant]
+
+    @cached_property
+    def listing(self) -> str:
+        """The found, missing and not relevant ids, as the reasons name them."""
+        relevant, retrieved = set(self.relevant_ids), set(self.retrieved_ids)
+        missing = [i for i in self.relevant_ids if i not in retrieved]
+        extra = [i for i in self.retrieved_ids if i not in relevant]
+        return f"Found: {self.found}; missing: {missing}; not relevant: {extra}."
+
 
 def rank(run: ScorerRun, chunks: list[Chunk]) -> RankedIds | None:
     """The `RankedIds` of a run's chunks, or None when it has no relevant reference id.
@@ -99,16 +114,14 @@ def ids_step(opts: IDContextOptions) -> Any:
 
 def id_recall(run: ScorerRun, results: StepResults) -> float:
     """``|set(R) ∩ set(G)| / |set(G)|``; 0 when nothing was retrieved."""
-    ids: RankedIds = results["ids"]
-    found = set(ids.retrieved_ids) & set(ids.relevant_ids)
-    return len(found) / len(set(ids.relevant_ids)) if ids.retrieved_ids else 0.0
+    ids: RankedIds = results["ids"]  # both id lists hold each id once
+    return len(ids.found) / len(ids.relevant_ids) if ids.retrieved_ids else 0.0
 
 
 def id_precision(run: ScorerRun, results: StepResults) -> float:
     """``|set(R) ∩ set(G)| / |set(R)|``; 0 when nothing was retrieved."""
     ids: RankedIds = results["ids"]
-    found = set(ids.retrieved_ids) & set(ids.relevant_ids)
-    return len(found) / len(set(ids.retrieved_ids)) if ids.retrieved_ids else 0.0
+    return len(ids.found) / len(ids.retrieved_ids) if ids.retrieved_ids else 0.0
 
 
 def id_reason(what: str) -> Any:
@@ -118,18 +131,12 @@ def id_reason(what: str) -> Any:
         ids: RankedIds = results["ids"]
         if not ids.retrieved_ids:
             return "Score 0: no context was retrieved."
-        relevant, retrieved = set(ids.relevant_ids), set(ids.retrieved_ids)
-        found = [i for i in ids.retrieved_ids if i in relevant]
-        missing = [i for i in ids.relevant_ids if i not in retrieved]
-        extra = [i for i in ids.retrieved_ids if i not in relevant]
         head = (
-            f"{len(found)} of {len(ids.relevant_ids)} reference ids were retrieved"
+            f"{len(ids.found)} of {len(ids.relevant_ids)} reference ids were retrieved"
             if what == "recall"
-            else f"{len(found)} of {len(ids.retrieved_ids)} retrieved ids are relevant"
+            else f"{len(ids.found)} of {len(ids.retrieved_ids)} retrieved ids are relevant"
         )
-        return (
-            f"{head} (score {value:g}). Found: {found}; missing: {missing}; not relevant: {extra}."
-        )
+        return f"{head} (score {value:g}). {ids.listing}"
 
     return reason
 
@@ -164,9 +171,12 @@ def _id_batch(opts: IDContextOptions, what: str) -> Any:
 
 def _ranked(run: ScorerRun) -> RankedIds | None:
     """A run's ranked ids for the batch; None leaves the run to the pipeline."""
-    if not run.context or any(chunk.id is None for chunk in run.context):
+    if not run.context:
         return None
-    return rank(run, run.context)
+    try:
+        return rank(run, run.context)
+    except ConfigError:  # a chunk without an id: the pipeline names it
+        return None
 
 
 @prebuilt("id-context-recall", needs_model=False)

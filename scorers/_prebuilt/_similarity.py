@@ -113,7 +113,7 @@ def similarity_matrix(
     return matrix / maximum if maximum != 1.0 else matrix
 
 
-@dataclass(frozen=True)
+@dataclass
 class Similarities:
     """The similarities step's result.
 
@@ -292,14 +292,12 @@ def _similarity_batch(opts: NonLLMContextOptions, per: str) -> Any:
         for slot, matrix, size, best_of_run in zip(
             block.slots, block.matrices, sizes, bests, strict=True
         ):
-            sims = Similarities(
-                measure=measure,
-                threshold=threshold,
-                similarities=matrix,
-                matched=matched[start : start + size],
-                **{f"best_per_{per}": best_of_run},
-            )
+            run_matched = matched[start : start + size]
             start += size
+            if recall:
+                sims = Similarities(measure, threshold, matrix, run_matched, best_of_run)
+            else:
+                sims = Similarities(measure, threshold, matrix, run_matched, None, best_of_run)
             results = {"similarities": sims}
             run = runs[slot]
             score = scorer.scaled(score_of(run, results))  # type: ignore[arg-type]
