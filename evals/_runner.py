@@ -192,10 +192,13 @@ async def arun_evals(
 
     async def finish(item: EvalItem, prescored: dict[str, ScoreResult] | None = None) -> None:
         plan = partial.get(item.id)
-        result = await _run_item(
-            item, call_target, scorer_map, item_timeout, plan, inline_ids, prescored
-        )
-        result.fingerprints = {sid: fingerprints[sid] for sid in result.scorer_results}
+        if plan is None and prescored is not None and len(prescored) == len(scorer_map):
+            result = _batched_item(item, prescored, scorer_map, fingerprints)
+        else:
+            result = await _run_item(
+                item, call_target, scorer_map, item_timeout, plan, inline_ids, prescored
+            )
+            result.fingerprints = {sid: fingerprints[sid] for sid in result.scorer_results}
         if results_file is not None:
             result = results_file.write(result)
         done[item.id] = result
@@ -298,12 +301,6 @@ async def _run_item(
     timeout becomes its error, its cut-off calls kept. ``prescored``: results a batch
     implementation already computed (see `_score_block`)."""
     started = time.perf_counter()
-    if prescored and plan is None and len(prescored) == len(scorers):
-        return ItemResult(
-            item=item,
-            scorer_results={sid: prescored[sid] for sid in scorers},
-            duration_s=sum(r.duration_s for r in prescored.values()),
-        )
     if plan is None:
         result = ItemResult(item=item, scorer_results=dict(prescored or {}))
         to_run = {sid: s for sid, s in scorers.items() if sid not in result.scorer_results}
@@ -325,6 +322,26 @@ async def _run_item(
     }
     result.duration_s = time.perf_counter() - started
     return result
+
+
+def _batched_item(
+    item: EvalItem,
+    scored: Mapping[str, ScoreResult],
+    scorers: Mapping[str, Scorer],
+    fingerprints: Mapping[str, str],
+) -> ItemResult:
+    """The `ItemResult` of an item every scorer's batch implementation scored."""
+    fields: dict[str, Any] = {
+        "item": item,
+        "target_result": None,
+        "scorer_results": {sid: scored[sid] for sid in scorers},
+        "error": None,
+        "duration_s": sum(r.duration_s for r in scored.values()),
+        "target_calls": [],
+        "other_calls": [],
+        "fingerprints": {sid: fingerprints[sid] for sid in scorers},
+    }
+    return trusted(ItemResult, fields)
 
 
 _BLOCK = 512

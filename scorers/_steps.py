@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -123,25 +122,23 @@ async def call_step(fn: StepFn, *args: Any) -> Any:
     return value
 
 
-@functools.cache
-def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
-
-
-def _copied(value: Any) -> Any:
-    # results that share one step result (a batch) must not share its lists and dicts
-    if type(value) is list:
-        return list(value)
-    return dict(value) if type(value) is dict else value
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def detail_value(value: Any) -> Any:
     """A step result as kept in ``details``: pydantic models (and lists of them) dumped,
-    dataclasses as dicts of their set fields (lists and dicts copied, arrays as they
-    are), the rest as is."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = ((name, getattr(value, name)) for name in _field_names(type(value)))
-        return {name: _copied(v) for name, v in fields if v is not None}
+    dataclasses as dicts of their set fields (lists and dicts copied, so that results
+    sharing one step result share no list; arrays as they are), the rest as is."""
+    names = _FIELD_NAMES.get(type(value))
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELD_NAMES[type(value)] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        found = {}
+        for name in names:
+            v = getattr(value, name)
+            if v is not None:
+                found[name] = v.copy() if type(v) is list or type(v) is dict else v
+        return found
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
     if isinstance(value, list) and value and isinstance(value[0], BaseModel):

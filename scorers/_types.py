@@ -380,3 +380,20 @@ def trusted(
     object.__setattr__(instance, "__pydantic_extra__", None)
     object.__setattr__(instance, "__pydantic_private__", private)
     return instance
+
+
+def batch_result(scorer_id: str, score: float, reason: str, details: dict[str, Any]) -> ScoreResult:
+    """A ``"scored"`` `ScoreResult` of a batch implementation (no model calls; its
+    ``duration_s`` set by `Scorer.score_block`), built by `trusted`: a batch makes
+    thousands of them from values of the right types."""
+    fields = {
+        "scorer_id": scorer_id,
+        "score": score,
+        "reason": reason,
+        "status": "scored",
+        "details": details,
+        "judge_calls": [],
+        "error": None,
+        "duration_s": 0.0,
+    }
+    return trusted(ScoreResult, fields)

@@ -10,7 +10,7 @@ from .._context import ContextOptions, resolve_context
 from .._errors import ConfigError
 from .._pipeline import Scorer, create_scorer
 from .._steps import NotScorable, StepResults, detail_value, not_scorable
-from .._types import Chunk, ScoreResult, ScorerRun
+from .._types import Chunk, ScorerRun, batch_result
 from ._options import ScaleOptions, parse_options
 from ._ranking import ranking_metric
 from ._registry import prebuilt
@@ -158,11 +158,11 @@ def _id_batch(opts: IDContextOptions, what: str) -> Any:
                 continue
             results = {"ids": ids}
             score = scorer.scaled(score_of(run, results))  # type: ignore[arg-type]
-            out[i] = ScoreResult(
-                scorer_id=scorer.id,
-                score=score,
-                reason=reason_of(run, results, score),
-                details={"ids": detail_value(ids)},
+            out[i] = batch_result(
+                scorer.id,
+                score,
+                reason_of(run, results, score),
+                {"ids": detail_value(ids)},
             )
         return out
 

@@ -14,7 +14,7 @@ from .._fences import clip
 from .._pipeline import Scorer, create_scorer
 from .._steps import StepResults, detail_value, not_scorable
 from .._text import has_cjk, nfkc, words
-from .._types import ScoreResult, ScorerRun
+from .._types import ScoreResult, ScorerRun, batch_result
 from ._options import ScaleOptions, parse_options
 from ._ranking import average_precision
 from ._registry import prebuilt
@@ -301,11 +301,11 @@ def _similarity_batch(opts: NonLLMContextOptions, per: str) -> Any:
             results = {"similarities": sims}
             run = runs[slot]
             score = scorer.scaled(score_of(run, results))  # type: ignore[arg-type]
-            out[slot] = ScoreResult(
-                scorer_id=scorer.id,
-                score=score,
-                reason=reason_of(run, results, score),  # type: ignore[arg-type]
-                details={"similarities": detail_value(sims)},
+            out[slot] = batch_result(
+                scorer.id,
+                score,
+                reason_of(run, results, score),  # type: ignore[arg-type]
+                {"similarities": detail_value(sims)},
             )
         return out
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -101,3 +103,37 @@ def test_run_evals_with_batches_equals_one_item_at_a_time() -> None:
 def test_options_the_batch_does_not_cover_fall_back_to_the_pipeline() -> None:
     assert not create_non_llm_context_recall_scorer({"ignore_case": True}).batched
     assert not create_non_llm_context_recall_scorer({"measure": lambda a, b: 1.0}).batched
+
+
+def _random_runs(count: int, seed: int) -> list[ScorerRun]:
+    rng = random.Random(seed)
+    words = ["paris", "france", "capital", "berlin", "river", "seine", "tower", "museum"]
+
+    def text() -> str:
+        return " ".join(rng.choice(words) for _ in range(rng.randint(2, 9)))
+
+    runs = []
+    for i in range(count):
+        chunks = [{"id": f"c{i}-{k}", "text": text()} for k in range(rng.randint(0, 6))]
+        refs = [text() for _ in range(rng.randint(0, 4))]
+        ids = rng.sample([c["id"] for c in chunks] + [f"x{i}"], k=min(2, len(chunks) + 1))
+        runs.append(ScorerRun(context=chunks, reference_contexts=refs, reference_context_ids=ids))
+    return runs
+
+
+@pytest.mark.parametrize("make", FACTORIES)
+def test_a_block_of_many_shapes_equals_the_pipeline_run_by_run(make) -> None:
+    # matrices of 1-6 chunks × 1-4 references, runs with neither between them: every
+    # run's slice of the block-wide arrays must be its own
+    scorer = make()
+    runs = _random_runs(80, seed=3)
+    block = scorer.score_block(runs, {})
+    assert sum(r is not None for r in block) > 40
+    for run, batched in zip(runs, block, strict=True):
+        piped = scorer.run(run)
+        if batched is None:
+            assert piped.status == "skipped" or not run.context or not run.reference_contexts
+            continue
+        _same(batched, piped)
+        dump = {"exclude": {"duration_s"}, "mode": "json"}
+        assert batched.model_dump(**dump) == piped.model_dump(**dump)
