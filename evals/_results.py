@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -316,6 +317,7 @@ def summarize(
     everything = frozenset(("<target>", *scorer_ids))
     agreement: dict[str, list[float]] = {}
     sampled: dict[str, list[list[float]]] = {}
+    counts: Counter[tuple[str, str]] = Counter()
     for item in items:
         if item.error is not None:
             summary.item_errors += 1
@@ -329,24 +331,24 @@ def summarize(
             s = per.get(sid)
             if s is None:  # a scorer kept from an earlier run only
                 s = per[sid] = ScorerSummary()
-            if result.status == "scored":
-                s.n_scored += 1
+            status = result.status
+            counts[sid, status] += 1  # plain counters: a model's setattr costs more
+            if status == "scored":
                 scores.setdefault(sid, []).append(result.score)
                 sampling = result.details.get("sampling")
                 if isinstance(sampling, dict) and "agreement" in sampling:
                     agreement.setdefault(sid, []).append(float(sampling["agreement"]))
                     sampled.setdefault(sid, []).append(list(sampling["sample_scores"]))
-            elif result.status == "skipped":
-                s.n_skipped += 1
-            else:
-                s.n_error += 1
-            for call in result.judge_calls if sid not in old else ():
-                s.add(call)
+            if result.judge_calls and sid not in old:
+                for call in result.judge_calls:
+                    s.add(call)
         if item.error is not None:
             for sid in scorer_ids:
                 if sid not in item.scorer_results:
-                    per[sid].n_error += 1
+                    counts[sid, "error"] += 1
     for sid, s in per.items():
+        s.n_scored, s.n_skipped = counts[sid, "scored"], counts[sid, "skipped"]
+        s.n_error = counts[sid, "error"]
         scale = (scales or {}).get(sid)
         bounds = None if scale is None else (0.0, scale)
         s.mean, s.ci_low, s.ci_high = mean_ci(scores.get(sid, []), bounds)

@@ -371,9 +371,6 @@ def trusted(
     too, but inspects each default factory on every call: slower than validating.) A
     `ScorerRun` costs a third of its validation this way, which re-checks every chunk.
     """
-    assert fields.keys() == cls.__pydantic_fields__.keys(), sorted(
-        fields.keys() ^ cls.__pydantic_fields__.keys()
-    )
     instance = cls.__new__(cls)
     object.__setattr__(instance, "__dict__", fields)
     object.__setattr__(instance, "__pydantic_fields_set__", set(fields))

@@ -287,13 +287,11 @@ def _similarity_batch(opts: NonLLMContextOptions, per: str) -> Any:
         best = block.best(per)
         matched = (best >= threshold).tolist()
         sizes = (block.cols if recall else block.rows).tolist()
-        bests = np.split(best, np.cumsum(sizes[:-1]))
         start = 0
-        for slot, matrix, size, best_of_run in zip(
-            block.slots, block.matrices, sizes, bests, strict=True
-        ):
-            run_matched = matched[start : start + size]
-            start += size
+        for slot, matrix, size in zip(block.slots, block.matrices, sizes, strict=True):
+            end = start + size
+            run_matched, best_of_run = matched[start:end], best[start:end]
+            start = end
             if recall:
                 sims = Similarities(measure, threshold, matrix, run_matched, best_of_run)
             else:
