@@ -6,6 +6,8 @@ import functools
 import html
 import math
 from collections.abc import Mapping
+from itertools import chain, repeat
+from operator import contains
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
@@ -129,14 +131,24 @@ def to_chunks(values: Any) -> list[Chunk]:
         raise ConfigError(
             f"context must be a list of str / dict / Chunk, got {type(values).__name__}"
         )
-    if type(values) is list and all(
-        type(v) is dict and "text" in v and v.keys() <= _PLAIN_KEYS for v in values
-    ):
+    if type(values) is list and _plain_dicts(values):
         try:  # the common [{"id", "text"}, ...] shape: one validation call for the list
             return _plain_chunks().validate_python(values)
         except ValidationError:
             pass  # to_chunk below names the problem
     return [to_chunk(v) for v in values]
+
+
+def _plain_dicts(values: list[Any]) -> bool:
+    """Whether every item looks like ``{"id", "text", "metadata"}`` with a text: no other
+    key anywhere, tested in C. An item of another type fails a test or the validation
+    that follows (and `to_chunk` then names it)."""
+    try:
+        return _PLAIN_KEYS.issuperset(chain.from_iterable(values)) and all(
+            map(contains, values, repeat("text"))
+        )
+    except TypeError:  # an item that is not iterable
+        return False
 
 
 @functools.cache
@@ -371,12 +383,15 @@ def trusted(
     too, but inspects each default factory on every call: slower than validating.) A
     `ScorerRun` costs a third of its validation this way, which re-checks every chunk.
     """
-    instance = cls.__new__(cls)
-    object.__setattr__(instance, "__dict__", fields)
-    object.__setattr__(instance, "__pydantic_fields_set__", set(fields))
-    object.__setattr__(instance, "__pydantic_extra__", None)
-    object.__setattr__(instance, "__pydantic_private__", private)
+    instance = object.__new__(cls)
+    _set_slot(instance, "__dict__", fields)
+    _set_slot(instance, "__pydantic_fields_set__", set(fields))
+    _set_slot(instance, "__pydantic_extra__", None)
+    _set_slot(instance, "__pydantic_private__", private)
     return instance
+
+
+_set_slot = object.__setattr__
 
 
 def batch_result(scorer_id: str, score: float, reason: str, details: dict[str, Any]) -> ScoreResult:
