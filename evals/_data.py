@@ -6,6 +6,7 @@ import json
 import math
 import os
 from collections.abc import Iterable, Mapping
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +147,9 @@ def _normalised(where: str, row: Mapping[str, Any]) -> dict[str, Any]:
     return found
 
 
+_TEXT, _ID, _METADATA = attrgetter("text"), attrgetter("id"), attrgetter("metadata")
+
+
 def _storable(item: EvalItem) -> bool:
     """Whether JSON can store every value of a validated item (no lone surrogate, NaN or
     infinity). Typed fields are checked in bulk: their strings joined once (a lone
@@ -164,12 +168,10 @@ def _storable(item: EvalItem) -> bool:
             return False
     elif ids:
         texts.extend(ids)
-    for chunk in item.context or ():
-        texts.append(chunk.text)
-        if chunk.id is not None:
-            texts.append(chunk.id)
-        if chunk.metadata:
-            loose.append(chunk.metadata)
+    if item.context:
+        texts.extend(map(_TEXT, item.context))
+        texts.extend(filter(None, map(_ID, item.context)))
+        loose.extend(filter(None, map(_METADATA, item.context)))
     for value in loose:
         if isinstance(value, str):
             texts.append(value)
