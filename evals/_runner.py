@@ -210,9 +210,11 @@ async def arun_evals(
         if fail_fast and result.error is not None:
             raise ItemFailedError(result)
 
-    # model calls: long-lived inputs kept out of the GC's scans; CPU-only scoring makes no
-    # cycles, so the GC pauses for it
-    gc_mode = paused_gc() if inline else frozen_gc()
+    # the batch implementations make no reference cycles, so the GC pauses for them; with
+    # other code running (model calls, custom steps) long-lived inputs are kept out of the
+    # GC's scans instead
+    batched_only = inline and all(scorer.batched for scorer in scorer_map.values())
+    gc_mode = paused_gc() if batched_only else frozen_gc()
     try:
         with run_cap(limiter), gc_mode, run_budget(budget) if budget else nullcontext():
             if inline:  # CPU-only scorers and no target: a task per item is pure overhead

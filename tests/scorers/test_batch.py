@@ -137,3 +137,34 @@ def test_a_block_of_many_shapes_equals_the_pipeline_run_by_run(make) -> None:
         _same(batched, piped)
         dump = {"exclude": {"duration_s"}, "mode": "json"}
         assert batched.model_dump(**dump) == piped.model_dump(**dump)
+
+
+def test_paused_gc_turns_the_gc_back_on_and_promotes_what_was_made_meanwhile() -> None:
+    import gc
+
+    from scorers._runtime import paused_gc
+
+    assert gc.isenabled()
+    with paused_gc():
+        assert not gc.isenabled()
+        made = [[i] for i in range(20_000)]
+    assert gc.isenabled()
+    # the 20,000 lists went to the oldest generation, not left for young collections
+    young = len(gc.get_objects(generation=0)) + len(gc.get_objects(generation=1))
+    assert young < 1_000 and made
+    gc.disable()
+    try:
+        with paused_gc():
+            pass
+        assert not gc.isenabled()  # it was off: it stays off
+    finally:
+        gc.enable()
+
+
+def test_run_evals_leaves_the_gc_as_it_found_it() -> None:
+    import gc
+
+    rows = [{"id": str(i), "input": "q", **row} for i, row in enumerate(RUNS)]
+    scorers = [make() for make in FACTORIES[:2]] + [make() for make in FACTORIES[4:]]
+    run_evals(rows, scorers, progress=False)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
