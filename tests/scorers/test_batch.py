@@ -168,3 +168,27 @@ def test_run_evals_leaves_the_gc_as_it_found_it() -> None:
     scorers = [make() for make in FACTORIES[:2]] + [make() for make in FACTORIES[4:]]
     run_evals(rows, scorers, progress=False)
     assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_a_batched_run_writes_its_results_and_resumes_from_them(tmp_path) -> None:
+    from evals import read_results
+
+    rows = [{"id": str(i), "input": "q", **row} for i, row in enumerate(RUNS)]
+    scorers = [make() for make in FACTORIES[:2]] + [make() for make in FACTORIES[4:]]
+    path = tmp_path / "results.jsonl"
+    first = run_evals(rows, scorers, results_path=path, progress=False)
+    written = read_results(path)
+    assert [r.item.id for r in written] == [r.item.id for r in first.items]
+    for kept, fresh in zip(written, first.items, strict=True):
+        assert kept.fingerprints == fresh.fingerprints and kept.fingerprints
+        for sid, result in fresh.scorer_results.items():
+            stored = kept.scorer_results[sid]
+            assert (stored.score, stored.reason, stored.status) == (
+                result.score,
+                result.reason,
+                result.status,
+            )
+    again = run_evals(rows, scorers, results_path=path, resume=True, progress=False)
+    # kept whole, except the item whose ID scorers failed (no chunk id): failed scorers re-run
+    assert (again.summary.resumed_items, again.summary.rescored_items) == (len(rows) - 1, 1)
+    assert again.scores == first.scores
