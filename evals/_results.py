@@ -318,23 +318,27 @@ def summarize(
     agreement: dict[str, list[float]] = {}
     sampled: dict[str, list[list[float]]] = {}
     counts: Counter[tuple[str, str]] = Counter()
+    carried_ids = carried or {}
     for item in items:
         if item.error is not None:
             summary.item_errors += 1
         item_id = item.item.id
-        old = everything if item_id in resumed else (carried or {}).get(item_id, ())
-        for call in item.target_calls if "<target>" not in old else ():
-            summary.target.add(call)
-        for call in item.other_calls if item_id not in resumed else ():
-            summary.add(call)
+        old = everything if item_id in resumed else carried_ids.get(item_id, ())
+        if item.target_calls and "<target>" not in old:
+            for call in item.target_calls:
+                summary.target.add(call)
+        if item.other_calls and item_id not in resumed:
+            for call in item.other_calls:
+                summary.add(call)
         for sid, result in item.scorer_results.items():
             s = per.get(sid)
             if s is None:  # a scorer kept from an earlier run only
                 s = per[sid] = ScorerSummary()
+                scores[sid] = []
             status = result.status
             counts[sid, status] += 1  # plain counters: a model's setattr costs more
             if status == "scored":
-                scores.setdefault(sid, []).append(result.score)
+                scores[sid].append(result.score)
                 sampling = result.details.get("sampling")
                 if isinstance(sampling, dict) and "agreement" in sampling:
                     agreement.setdefault(sid, []).append(float(sampling["agreement"]))
