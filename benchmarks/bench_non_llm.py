@@ -60,34 +60,35 @@ def make_rows(n: int, seed: int = 0) -> list[dict]:
     return rows
 
 
-def floor(rows: list[dict], shared: bool = True) -> list[tuple[float, float, float, float]]:
+def row_scores(row: dict, recall_matrix: np.ndarray, precision_matrix: np.ndarray) -> tuple:
+    """The four scores of a row from its chunk × reference similarities."""
+    recall = float(np.mean(recall_matrix.max(axis=0) >= 0.5))
+    precision = average_precision((precision_matrix.max(axis=1) >= 0.5).tolist())
+    gold = set(row["reference_context_ids"])
+    retrieved = {c["id"] for c in row["context"]}
+    found = len(retrieved & gold)
+    return recall, precision, found / len(gold), found / len(retrieved)
+
+
+def floor(rows: list[dict], shared: bool = True) -> list[tuple]:
     """The four scores per row with no framework; ``shared``: one matrix for both string
     scores, else one per scorer (as the scorers compute them)."""
     similarity = distance.Levenshtein.normalized_similarity
     out = []
     for row in rows:
         texts = [c["text"] for c in row["context"]]
-        ids = [c["id"] for c in row["context"]]
         references = row["reference_contexts"]
         matrix = process.cdist(texts, references, scorer=similarity, dtype=np.float64)
-        recall = float(np.mean(matrix.max(axis=0) >= 0.5))
-        if not shared:
-            matrix = process.cdist(texts, references, scorer=similarity, dtype=np.float64)
-        precision = average_precision((matrix.max(axis=1) >= 0.5).tolist())
-        gold = set(row["reference_context_ids"])
-        retrieved = set(ids)
-        out.append(
-            (
-                recall,
-                precision,
-                len(retrieved & gold) / len(gold),
-                len(retrieved & gold) / len(retrieved),
-            )
+        second = (
+            matrix
+            if shared
+            else process.cdist(texts, references, scorer=similarity, dtype=np.float64)
         )
+        out.append(row_scores(row, matrix, second))
     return out
 
 
-def batched_floor(rows: list[dict]) -> list[tuple[float, float, float, float]]:
+def batched_floor(rows: list[dict]) -> list[tuple]:
     """The floor with its kernel batched as scorekit's batch path does it: one
     ``process.cpdist`` over every (chunk, reference) pair of all rows, on every core; the
     rest as in `floor`. The gap between this row and run_evals is the framework."""
@@ -101,12 +102,7 @@ def batched_floor(rows: list[dict]) -> list[tuple[float, float, float, float]]:
     for row, ts, rs in zip(rows, texts, refs, strict=True):
         matrix = flat[start : start + len(ts) * len(rs)].reshape(len(ts), len(rs))
         start += len(ts) * len(rs)
-        recall = float(np.mean(matrix.max(axis=0) >= 0.5))
-        precision = average_precision((matrix.max(axis=1) >= 0.5).tolist())
-        gold = set(row["reference_context_ids"])
-        retrieved = {c["id"] for c in row["context"]}
-        found = len(retrieved & gold)
-        out.append((recall, precision, found / len(gold), found / len(retrieved)))
+        out.append(row_scores(row, matrix, matrix))
     return out
 
 

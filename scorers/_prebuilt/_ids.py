@@ -79,16 +79,13 @@ class RankedIds:
         return f"Found: {self.found}; missing: {missing}; not relevant: {extra}."
 
 
-def rank(run: ScorerRun, chunks: list[Chunk]) -> RankedIds | None:
-    """The `RankedIds` of a run's chunks, or None when it has no relevant reference id.
+def rank(grades: dict[str, float], chunks: list[Chunk]) -> RankedIds:
+    """The `RankedIds` of retrieved chunks against a run's `relevance_grades`.
 
     Raises:
         ConfigError: If a chunk has no id.
     """
-    grades = relevance_grades(run)
     relevant = [i for i, g in grades.items() if g > 0]
-    if not relevant:
-        return None
     return RankedIds(ranked_ids(chunks), relevant, grades)
 
 
@@ -96,13 +93,12 @@ def ids_step(opts: IDContextOptions) -> Any:
     """Preprocess step: the `RankedIds` of a run (no relevant references → skipped)."""
 
     async def ids(run: ScorerRun, results: StepResults) -> RankedIds | NotScorable:
-        if not any(g > 0 for g in relevance_grades(run).values()):
+        grades = relevance_grades(run)
+        if not any(g > 0 for g in grades.values()):
             return not_scorable(
                 "skipped: no relevant reference_context_ids were given to compare with"
             )
-        ranked = rank(run, await resolve_context(run, opts))
-        assert ranked is not None  # relevant ids exist
-        return ranked
+        return rank(grades, await resolve_context(run, opts))
 
     return ids
 
@@ -169,10 +165,11 @@ def _id_batch(opts: IDContextOptions, what: str) -> Any:
 
 def _ranked(run: ScorerRun) -> RankedIds | None:
     """A run's ranked ids for the batch; None leaves the run to the pipeline."""
-    if not run.context:
+    grades = relevance_grades(run)
+    if not run.context or not any(g > 0 for g in grades.values()):
         return None
     try:
-        return rank(run, run.context)
+        return rank(grades, run.context)
     except ConfigError:  # a chunk without an id: the pipeline names it
         return None
 

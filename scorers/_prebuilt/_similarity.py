@@ -171,15 +171,11 @@ def similarities_step(opts: NonLLMContextOptions, per: str) -> Any:
 
 def pair_similarities(
     chunk_texts: list[list[str]], references: list[list[str]], measure: str
-) -> tuple[np.ndarray, np.ndarray]:
+) -> np.ndarray:
     """Every (chunk, reference) similarity of many runs by one ``process.cpdist`` over
-    the pairs (on every core), laid out run by run as each run's ``chunks × references``
-    matrix.
-
-    Returns:
-        The flat similarities in [0, 1] and each run's start offset (``len(runs) + 1``
-        entries). Equal to `similarity_matrix` per run, value for value.
-    """
+    the pairs (on every core), in [0, 1], laid out run by run as each run's
+    ``chunks × references`` matrix, row-major: equal to `similarity_matrix` per run,
+    value for value."""
     left = [
         text
         for texts, refs in zip(chunk_texts, references, strict=True)
@@ -194,14 +190,7 @@ def pair_similarities(
     ]
     scorer, maximum = MEASURES[measure]
     flat = process.cpdist(left, right, scorer=scorer, dtype=np.float64, workers=-1)
-    if maximum != 1.0:
-        flat = flat / maximum
-    sizes = np.fromiter(map(len, chunk_texts), np.int64, len(chunk_texts)) * np.fromiter(
-        map(len, references), np.int64, len(references)
-    )
-    offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=offsets[1:])
-    return flat, offsets
+    return flat / maximum if maximum != 1.0 else flat
 
 
 @dataclass(frozen=True)
@@ -253,9 +242,11 @@ def _pair_block(runs: Any, measure: str) -> _PairBlock | None:
         return None
     texts = [[c.text for c in runs[i].context] for i in slots]
     refs = [runs[i].reference_contexts for i in slots]
-    flat, offsets = pair_similarities(texts, refs, measure)
+    flat = pair_similarities(texts, refs, measure)
     rows = np.fromiter(map(len, texts), np.int64, len(texts))
     cols = np.fromiter(map(len, refs), np.int64, len(refs))
+    offsets = np.zeros(len(slots) + 1, dtype=np.int64)
+    np.cumsum(rows * cols, out=offsets[1:])
     starts, ends = offsets[:-1].tolist(), offsets[1:].tolist()
     matrices = [
         flat[a:b].reshape(r, c)
