@@ -9,6 +9,7 @@ import math
 import os
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
+from operator import attrgetter, methodcaller
 from pathlib import Path
 from typing import Any, Literal
 
@@ -287,6 +288,10 @@ def compare_runs(
     return comparison
 
 
+_STATUS, _SCORE, _DETAILS = attrgetter("status"), attrgetter("score"), attrgetter("details")
+_SAMPLING = methodcaller("get", "sampling")
+
+
 def summarize(
     items: Sequence[ItemResult],
     scorer_ids: Sequence[str],
@@ -312,17 +317,18 @@ def summarize(
         rescored_items=len(carried or {}),
         rescored_for_config=rescored_for_config,
     )
-    scores: dict[str, list[float]] = {sid: [] for sid in scorer_ids}
     per: dict[str, ScorerSummary] = {sid: ScorerSummary() for sid in scorer_ids}
+    columns: dict[str, list[ScoreResult]] = {sid: [] for sid in scorer_ids}
+    unrun: Counter[str] = Counter()  # scorers that could not run: their item failed first
     everything = frozenset(("<target>", *scorer_ids))
-    agreement: dict[str, list[float]] = {}
-    sampled: dict[str, list[list[float]]] = {}
-    counts: Counter[tuple[str, str]] = Counter()
     carried_ids = carried or {}
     for item in items:
+        item_id = item.item.id
         if item.error is not None:
             summary.item_errors += 1
-        item_id = item.item.id
+            unrun.update(sid for sid in scorer_ids if sid not in item.scorer_results)
+        if not (item.target_calls or item.other_calls or item.scorer_results):
+            continue
         old = everything if item_id in resumed else carried_ids.get(item_id, ())
         if item.target_calls and "<target>" not in old:
             for call in item.target_calls:
@@ -331,35 +337,35 @@ def summarize(
             for call in item.other_calls:
                 summary.add(call)
         for sid, result in item.scorer_results.items():
-            s = per.get(sid)
-            if s is None:  # a scorer kept from an earlier run only
-                s = per[sid] = ScorerSummary()
-                scores[sid] = []
-            status = result.status
-            counts[sid, status] += 1  # plain counters: a model's setattr costs more
-            if status == "scored":
-                scores[sid].append(result.score)
-                sampling = result.details.get("sampling")
-                if isinstance(sampling, dict) and "agreement" in sampling:
-                    agreement.setdefault(sid, []).append(float(sampling["agreement"]))
-                    sampled.setdefault(sid, []).append(list(sampling["sample_scores"]))
+            column = columns.get(sid)
+            if column is None:  # a scorer kept from an earlier run only
+                column = columns[sid] = []
+                per[sid] = ScorerSummary()
+            column.append(result)
             if result.judge_calls and sid not in old:
+                s = per[sid]
                 for call in result.judge_calls:
                     s.add(call)
-        if item.error is not None:
-            for sid in scorer_ids:
-                if sid not in item.scorer_results:
-                    counts[sid, "error"] += 1
     for sid, s in per.items():
-        s.n_scored, s.n_skipped = counts[sid, "scored"], counts[sid, "skipped"]
-        s.n_error = counts[sid, "error"]
+        column = columns[sid]
+        counts = Counter(map(_STATUS, column))  # plain counters: a model's setattr costs more
+        s.n_scored, s.n_skipped = counts["scored"], counts["skipped"]
+        s.n_error = counts["error"] + unrun[sid]
+        scored = (
+            column if s.n_scored == len(column) else [r for r in column if r.status == "scored"]
+        )
         scale = (scales or {}).get(sid)
         bounds = None if scale is None else (0.0, scale)
-        s.mean, s.ci_low, s.ci_high = mean_ci(scores.get(sid, []), bounds)
-        if sid in agreement:
-            s.judge_agreement = math.fsum(agreement[sid]) / len(agreement[sid])
+        s.mean, s.ci_low, s.ci_high = mean_ci(list(map(_SCORE, scored)), bounds)
+        samplings = [
+            sampling
+            for sampling in map(_SAMPLING, map(_DETAILS, scored))
+            if isinstance(sampling, dict) and "agreement" in sampling
+        ]
+        if samplings:
+            s.judge_agreement = math.fsum(float(x["agreement"]) for x in samplings) / len(samplings)
             factor = 1.0 if scale is None else scale
-            interval = two_level_ci([[v * factor for v in row] for row in sampled[sid]])
+            interval = two_level_ci([[v * factor for v in x["sample_scores"]] for x in samplings])
             if interval is not None:
                 s.ci_low_judge, s.ci_high_judge = interval
         summary.merge(s)

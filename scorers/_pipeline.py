@@ -35,6 +35,10 @@ _KIND_ORDER = {"preprocess": 0, "analyze": 1}
 BatchFn = Callable[["Scorer", Sequence[ScorerRun], dict[Any, Any]], list[ScoreResult | None]]
 """``fn(scorer, runs, memo)``: a scorer's vectorised implementation (see `Scorer.score_block`)."""
 
+KernelsFn = Callable[[Sequence[ScorerRun]], dict[Any, Callable[[], Any]]]
+"""``fn(runs)``: the ``memo`` entries of a batch that can be computed ahead (see
+`Scorer.block_kernels`)."""
+
 
 @contextlib.contextmanager
 def frozen_gc() -> Iterator[None]:
@@ -108,6 +112,7 @@ class Scorer:
         self._reason_step = reason_step
         self._config = config
         self._batch: BatchFn | None = None
+        self._kernels: KernelsFn | None = None
 
     @property
     def config(self) -> Any:
@@ -142,6 +147,7 @@ class Scorer:
     def _with(self, **changes: Any) -> Scorer:
         clone = copy.copy(self)
         clone._batch = None  # a changed pipeline no longer matches a batch implementation
+        clone._kernels = None
         for name, value in changes.items():
             setattr(clone, f"_{name}", value)
         return clone
@@ -154,10 +160,19 @@ class Scorer:
         drops it."""
         return self._batch is not None
 
-    def _with_batch(self, fn: BatchFn) -> Scorer:
+    def _with_batch(self, fn: BatchFn, kernels: KernelsFn | None = None) -> Scorer:
         clone = copy.copy(self)
-        clone._batch = fn
+        clone._batch, clone._kernels = fn, kernels
         return clone
+
+    def block_kernels(self, runs: Sequence[ScorerRun]) -> dict[Any, Callable[[], Any]]:
+        """The numeric kernels `score_block` needs for ``runs``, by ``memo`` key, as
+        zero-argument callables that may run in a worker thread (they read the runs and
+        build nothing the results share). `run_evals` runs the next block's kernels
+        while it builds this block's results; `score_block` computes any entry missing
+        from ``memo`` itself, so running them is never required. Empty without a batch
+        implementation."""
+        return {} if self._kernels is None else self._kernels(runs)
 
     def score_block(
         self, runs: Sequence[ScorerRun], memo: dict[Any, Any]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from operator import attrgetter
 from typing import Any
 
 from .._context import ContextOptions, resolve_context
@@ -32,13 +33,16 @@ def ranked_ids(chunks: list[Chunk]) -> list[str]:
     Raises:
         ConfigError: If a chunk has no id.
     """
-    ids = [chunk.id for chunk in chunks]
+    ids = list(map(_ID, chunks))
     if None in ids:
         raise ConfigError(
             f"retrieved chunk #{ids.index(None) + 1} has no id; ID-based and ranking scorers "
             "need ids: pass context as {'id': ..., 'text': ...} dicts or Chunk(id=...)"
         )
     return list(dict.fromkeys(ids))  # type: ignore[arg-type]  # no None left
+
+
+_ID = attrgetter("id")
 
 
 def relevance_grades(run: ScorerRun) -> dict[str, float]:
@@ -50,7 +54,20 @@ def relevance_grades(run: ScorerRun) -> dict[str, float]:
     return dict.fromkeys(refs or [], 1.0)
 
 
-@dataclass(frozen=True)
+class _cached:  # functools.cached_property without its lock (Python 3.11)
+    """A method computed on first access and stored on the instance."""
+
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
+        self.fn, self.name, self.__doc__ = fn, fn.__name__, fn.__doc__
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.fn(instance)
+        return value
+
+
+@dataclass
 class RankedIds:
     """The ids step's result: what was retrieved, in rank order, and what is relevant.
 
@@ -64,13 +81,13 @@ class RankedIds:
     relevant_ids: list[str]
     grades: dict[str, float]
 
-    @cached_property
+    @_cached
     def found(self) -> list[str]:
         """The retrieved ids that are relevant, in rank order."""
         relevant = set(self.relevant_ids)
         return [i for i in self.retrieved_ids if i in relevant]
 
-    @cached_property
+    @_cached
     def listing(self) -> str:
         """The found, missing and not relevant ids, as the reasons name them."""
         relevant, retrieved = set(self.relevant_ids), set(self.retrieved_ids)
@@ -146,18 +163,14 @@ def _id_batch(opts: IDContextOptions, what: str) -> Any:
         shared = memo.get("ranked_ids")
         if shared is None:
             shared = memo["ranked_ids"] = [_ranked(run) for run in runs]
+        sid, scaled = scorer.id, scorer.scaled
         out: list[Any] = [None] * len(runs)
         for i, (run, ids) in enumerate(zip(runs, shared, strict=True)):
-            if ids is None:
-                continue
-            results = {"ids": ids}
-            score = scorer.scaled(score_of(run, results))  # type: ignore[arg-type]
-            out[i] = batch_result(
-                scorer.id,
-                score,
-                reason_of(run, results, score),
-                {"ids": detail_value(ids)},
-            )
+            if ids is not None:
+                results = {"ids": ids}
+                score = scaled(score_of(run, results))  # type: ignore[arg-type]
+                details = {"ids": detail_value(ids)}
+                out[i] = batch_result(sid, score, reason_of(run, results, score), details)
         return out
 
     return batch

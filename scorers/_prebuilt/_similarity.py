@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +13,7 @@ from rapidfuzz import distance, fuzz, process
 from .._context import ContextOptions, resolve_context
 from .._fences import clip
 from .._pipeline import Scorer, create_scorer
-from .._steps import StepResults, detail_value, not_scorable
+from .._steps import StepResults, not_scorable
 from .._text import has_cjk, nfkc, words
 from .._types import ScoreResult, ScorerRun, batch_result
 from ._options import ScaleOptions, parse_options
@@ -263,9 +264,8 @@ def _similarity_batch(opts: NonLLMContextOptions, per: str) -> Any:
     if not isinstance(measure, str) or opts.ignore_case or opts.ignore_whitespace:
         return None
     recall = per == "reference"
-    score_of = matched_share if recall else matched_precision
-    reason_of = _recall_reason if recall else _precision_reason
     threshold = opts.threshold
+    best_key = f"best_per_{per}"
 
     def batch(scorer: Scorer, runs: Any, memo: dict[Any, Any]) -> list[ScoreResult | None]:
         key = ("pair_similarities", measure)
@@ -278,27 +278,41 @@ def _similarity_batch(opts: NonLLMContextOptions, per: str) -> Any:
         best = block.best(per)
         matched = (best >= threshold).tolist()
         sizes = (block.cols if recall else block.rows).tolist()
+        sid, scaled = scorer.id, scorer.scaled
         start = 0
         for slot, matrix, size in zip(block.slots, block.matrices, sizes, strict=True):
             end = start + size
-            run_matched, best_of_run = matched[start:end], best[start:end]
+            hits = matched[start:end]
+            details = {  # what detail_value makes of the pipeline's Similarities
+                "measure": measure,
+                "threshold": threshold,
+                "similarities": matrix,
+                "matched": hits,
+                best_key: best[start:end],
+            }
             start = end
             if recall:
-                sims = Similarities(measure, threshold, matrix, run_matched, best_of_run)
+                score = scaled(sum(hits) / size)
+                reason = _recall_text(runs[slot].reference_contexts, hits, measure, threshold)
             else:
-                sims = Similarities(measure, threshold, matrix, run_matched, None, best_of_run)
-            results = {"similarities": sims}
-            run = runs[slot]
-            score = scorer.scaled(score_of(run, results))  # type: ignore[arg-type]
-            out[slot] = batch_result(
-                scorer.id,
-                score,
-                reason_of(run, results, score),  # type: ignore[arg-type]
-                {"similarities": detail_value(sims)},
-            )
+                score = scaled(average_precision(hits))
+                reason = _precision_text(hits, measure, threshold, score)
+            out[slot] = batch_result(sid, score, reason, {"similarities": details})
         return out
 
     return batch
+
+
+def _similarity_kernels(opts: NonLLMContextOptions) -> Any:
+    """The one kernel of `_similarity_batch`: its block's pair similarities."""
+    measure = opts.measure
+
+    def kernels(runs: Sequence[ScorerRun]) -> dict[Any, Any]:
+        if not isinstance(measure, str):
+            return {}
+        return {("pair_similarities", measure): functools.partial(_pair_block, runs, measure)}
+
+    return kernels
 
 
 def _any_cjk(run: ScorerRun) -> bool:
@@ -332,12 +346,14 @@ def _recall_reason(run: ScorerRun, results: StepResults, score: float) -> str:
     sims: Similarities | None = results["similarities"]
     if sims is None:
         return "Score 0: no context was retrieved."
-    refs = run.reference_contexts or []
-    matched = sims.matched
+    return _recall_text(run.reference_contexts or [], sims.matched, sims.measure, sims.threshold)
+
+
+def _recall_text(refs: list[str], matched: list[bool], measure: str, threshold: float) -> str:
     missing = [f'"{clip(refs[i], 60)}"' for i, hit in enumerate(matched) if not hit]
     text = (
         f"{len(matched) - len(missing)} of {len(matched)} reference contexts have a retrieved "
-        f"chunk with {sims.measure} similarity >= {sims.threshold:g}."
+        f"chunk with {measure} similarity >= {threshold:g}."
     )
     return text + (f" Missing: {', '.join(missing)}." if missing else "")
 
@@ -346,10 +362,14 @@ def _precision_reason(run: ScorerRun, results: StepResults, score: float) -> str
     sims: Similarities | None = results["similarities"]
     if sims is None:
         return "Score 0: no context was retrieved."
-    ranks = [k + 1 for k, rel in enumerate(sims.matched) if rel]
+    return _precision_text(sims.matched, sims.measure, sims.threshold, score)
+
+
+def _precision_text(matched: list[bool], measure: str, threshold: float, score: float) -> str:
+    ranks = [k + 1 for k, rel in enumerate(matched) if rel]
     return (
-        f"{len(ranks)} of {len(sims.matched)} retrieved chunks match a reference "
-        f"({sims.measure} similarity >= {sims.threshold:g})"
+        f"{len(ranks)} of {len(matched)} retrieved chunks match a reference "
+        f"({measure} similarity >= {threshold:g})"
         + (f" at ranks {ranks}" if ranks else "")
         + f"; average precision {score:g}."
     )
@@ -381,7 +401,7 @@ def create_non_llm_context_recall_scorer(
         .generate_reason(_recall_reason)
     )
     batch = _similarity_batch(opts, "reference")
-    return scorer if batch is None else scorer._with_batch(batch)
+    return scorer if batch is None else scorer._with_batch(batch, _similarity_kernels(opts))
 
 
 @prebuilt("non-llm-context-precision", needs_model=False)
@@ -409,4 +429,4 @@ def create_non_llm_context_precision_scorer(
         .generate_reason(_precision_reason)
     )
     batch = _similarity_batch(opts, "chunk")
-    return scorer if batch is None else scorer._with_batch(batch)
+    return scorer if batch is None else scorer._with_batch(batch, _similarity_kernels(opts))
