@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from anyio import to_thread
-from anyio.abc import TaskGroup
 
 from scorers import (
     ConfigError,
@@ -221,22 +219,12 @@ async def arun_evals(
     try:
         with run_cap(limiter), gc_mode, run_budget(budget) if budget else nullcontext():
             if inline:  # CPU-only scorers and no target: a task per item is pure overhead
-                async with task_group() as tg:
-                    spans = [todo[i : i + _BLOCK] for i in range(0, len(todo), _BLOCK)]
-                    upcoming = _Block(spans[0], scorer_map, partial) if spans else None
-                    for k in range(len(spans)):
-                        block, upcoming = upcoming, None
-                        assert block is not None
-                        if k == 0:
-                            block.start(tg)
-                        await block.ready()
-                        if k + 1 < len(spans):  # its kernels run while this block scores
-                            upcoming = _Block(spans[k + 1], scorer_map, partial)
-                            upcoming.start(tg)
-                        prescored = block.score()
-                        for item, scored in zip(block.items, prescored, strict=True):
-                            await finish(item, scored)
-                        await anyio.sleep(0)  # let cancellation (Ctrl-C) in
+                for start in range(0, len(todo), _BLOCK):
+                    block = todo[start : start + _BLOCK]
+                    prescored = _score_block(block, scorer_map, partial)
+                    for item, scored in zip(block, prescored, strict=True):
+                        await finish(item, scored)
+                    await anyio.sleep(0)  # let cancellation (Ctrl-C) in
             else:
                 await map_bounded(finish, todo, concurrency)
     except JudgeSetupError as exc:
@@ -366,84 +354,29 @@ _BLOCK = 256
 """Items scored together by the batch implementations of model-free scorers."""
 
 
-class _Block:
-    """A block of items for the batch implementations: its runs, and the memo of the
-    numeric kernels they share, computed in a worker thread once `start` is called.
-
-    `run_evals` starts the next block's kernels before it builds this block's results:
-    rapidfuzz releases the GIL while it computes on every core, so the Python work of
-    one block overlaps the kernel of the next.
-    """
-
-    def __init__(
-        self,
-        items: Sequence[EvalItem],
-        scorers: Mapping[str, Scorer],
-        partial: Mapping[str, ResumePlan],
-    ) -> None:
-        self.items = items
-        self.scorers = {sid: s for sid, s in scorers.items() if s.batched}
-        self.slots = [i for i, item in enumerate(items) if item.id not in partial]
-        self.runs = (
-            [
-                _scorer_run(items[i], items[i].output, items[i].context, validated=True)
-                for i in self.slots
-            ]
-            if self.scorers
-            else []
-        )
-        self._memo: dict[Any, Any] = {}
-        self._ready = anyio.Event()
-
-    def start(self, tg: TaskGroup) -> None:
-        """Compute the kernels in a worker thread (at once when there are none)."""
-        kernels: dict[Any, Callable[[], Any]] = {}
-        for scorer in self.scorers.values():
-            if self.runs:
-                kernels.update(scorer.block_kernels(self.runs))
-        if kernels:
-            tg.start_soon(self._compute, kernels)
-        else:
-            self._ready.set()
-
-    async def _compute(self, kernels: dict[Any, Callable[[], Any]]) -> None:
-        try:
-            self._memo = await to_thread.run_sync(_kernel_values, kernels)
-        finally:
-            self._ready.set()
-
-    async def ready(self) -> None:
-        """Wait for the kernels started by `start`."""
-        await self._ready.wait()
-
-    def score(self) -> list[dict[str, ScoreResult]]:
-        """Per item, the results the scorers' batch implementations give (an item being
-        resumed in part, or one a batch leaves out, is scored by the pipeline
-        afterwards). A batch that raises leaves the whole block to the pipeline, which
-        records the error item by item."""
-        found: list[dict[str, ScoreResult]] = [{} for _ in self.items]
-        memo = self._memo
-        for sid, scorer in self.scorers.items():
-            try:
-                results = scorer.score_block(self.runs, memo)
-            except Exception:
-                continue
-            for i, scored in zip(self.slots, results, strict=True):
-                if scored is not None:
-                    found[i][sid] = scored
+def _score_block(
+    items: Sequence[EvalItem], scorers: Mapping[str, Scorer], partial: Mapping[str, ResumePlan]
+) -> list[dict[str, ScoreResult]]:
+    """Per item, the results the scorers' batch implementations give for a block of
+    items (an item being resumed in part, or one a batch leaves out, is scored by the
+    pipeline afterwards). A batch that raises leaves the whole block to the pipeline,
+    which records the error item by item."""
+    found: list[dict[str, ScoreResult]] = [{} for _ in items]
+    batched = {sid: s for sid, s in scorers.items() if s.batched}
+    if not batched:
         return found
-
-
-def _kernel_values(kernels: Mapping[Any, Callable[[], Any]]) -> dict[Any, Any]:
-    """The kernels' values by key; one that raises is left out (the batch computes it
-    again and meets the error where it is handled)."""
-    values = {}
-    for key, kernel in kernels.items():
+    slots = [i for i, item in enumerate(items) if item.id not in partial]
+    runs = [_scorer_run(items[i], items[i].output, items[i].context, validated=True) for i in slots]
+    memo: dict[Any, Any] = {}
+    for sid, scorer in batched.items():
         try:
-            values[key] = kernel()
+            results = scorer.score_block(runs, memo)
         except Exception:
             continue
-    return values
+        for i, scored in zip(slots, results, strict=True):
+            if scored is not None:
+                found[i][sid] = scored
+    return found
 
 
 def _scorer_run(item: EvalItem, output: Any, context: Any, *, validated: bool) -> ScorerRun:

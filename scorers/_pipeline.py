@@ -35,10 +35,6 @@ _KIND_ORDER = {"preprocess": 0, "analyze": 1}
 BatchFn = Callable[["Scorer", Sequence[ScorerRun], dict[Any, Any]], list[ScoreResult | None]]
 """``fn(scorer, runs, memo)``: a scorer's vectorised implementation (see `Scorer.score_block`)."""
 
-KernelsFn = Callable[[Sequence[ScorerRun]], dict[Any, Callable[[], Any]]]
-"""``fn(runs)``: the ``memo`` entries of a batch that can be computed ahead (see
-`Scorer.block_kernels`)."""
-
 
 @contextlib.contextmanager
 def frozen_gc() -> Iterator[None]:
@@ -112,7 +108,6 @@ class Scorer:
         self._reason_step = reason_step
         self._config = config
         self._batch: BatchFn | None = None
-        self._kernels: KernelsFn | None = None
 
     @property
     def config(self) -> Any:
@@ -147,7 +142,6 @@ class Scorer:
     def _with(self, **changes: Any) -> Scorer:
         clone = copy.copy(self)
         clone._batch = None  # a changed pipeline no longer matches a batch implementation
-        clone._kernels = None
         for name, value in changes.items():
             setattr(clone, f"_{name}", value)
         return clone
@@ -160,19 +154,10 @@ class Scorer:
         drops it."""
         return self._batch is not None
 
-    def _with_batch(self, fn: BatchFn, kernels: KernelsFn | None = None) -> Scorer:
+    def _with_batch(self, fn: BatchFn) -> Scorer:
         clone = copy.copy(self)
-        clone._batch, clone._kernels = fn, kernels
+        clone._batch = fn
         return clone
-
-    def block_kernels(self, runs: Sequence[ScorerRun]) -> dict[Any, Callable[[], Any]]:
-        """The numeric kernels `score_block` needs for ``runs``, by ``memo`` key, as
-        zero-argument callables that may run in a worker thread (they read the runs and
-        build nothing the results share). `run_evals` runs the next block's kernels
-        while it builds this block's results; `score_block` computes any entry missing
-        from ``memo`` itself, so running them is never required. Empty without a batch
-        implementation."""
-        return {} if self._kernels is None else self._kernels(runs)
 
     def score_block(
         self, runs: Sequence[ScorerRun], memo: dict[Any, Any]

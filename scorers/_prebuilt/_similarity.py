@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -303,18 +302,6 @@ def _similarity_batch(opts: NonLLMContextOptions, per: str) -> Any:
     return batch
 
 
-def _similarity_kernels(opts: NonLLMContextOptions) -> Any:
-    """The one kernel of `_similarity_batch`: its block's pair similarities."""
-    measure = opts.measure
-
-    def kernels(runs: Sequence[ScorerRun]) -> dict[Any, Any]:
-        if not isinstance(measure, str):
-            return {}
-        return {("pair_similarities", measure): functools.partial(_pair_block, runs, measure)}
-
-    return kernels
-
-
 def _any_cjk(run: ScorerRun) -> bool:
     return any(has_cjk(c.text) for c in run.context or ()) or any(
         has_cjk(t) for t in run.reference_contexts or ()
@@ -401,7 +388,7 @@ def create_non_llm_context_recall_scorer(
         .generate_reason(_recall_reason)
     )
     batch = _similarity_batch(opts, "reference")
-    return scorer if batch is None else scorer._with_batch(batch, _similarity_kernels(opts))
+    return scorer if batch is None else scorer._with_batch(batch)
 
 
 @prebuilt("non-llm-context-precision", needs_model=False)
@@ -429,4 +416,4 @@ def create_non_llm_context_precision_scorer(
         .generate_reason(_precision_reason)
     )
     batch = _similarity_batch(opts, "chunk")
-    return scorer if batch is None else scorer._with_batch(batch, _similarity_kernels(opts))
+    return scorer if batch is None else scorer._with_batch(batch)

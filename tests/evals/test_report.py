@@ -45,7 +45,11 @@ def test_summarize_counts_every_status_and_only_this_runs_calls():
 
     def result(sid, score, status="scored", calls=(), details=None):
         return ScoreResult(
-            scorer_id=sid, score=score, status=status, judge_calls=list(calls), details=details or {}
+            scorer_id=sid,
+            score=score,
+            status=status,
+            judge_calls=list(calls),
+            details=details or {},
         )
 
     items = [
