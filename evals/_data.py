@@ -103,13 +103,18 @@ _LIST_COLUMNS = frozenset(
 )
 
 
+_FIELDS = frozenset(EvalItem.model_fields)
+
+
 def _known_columns() -> frozenset[str]:
     names = set(EvalItem.model_fields) | {"groundTruth"} | set(_ALIASES) | set(_RAGAS_EXTRAS)
     return frozenset(names)
 
 
 def _normalised(where: str, row: Mapping[str, Any]) -> dict[str, Any]:
-    """``row`` with Ragas names mapped to ours."""
+    """``row`` with Ragas names mapped to ours (``row`` itself when it has none)."""
+    if type(row) is dict and _FIELDS.issuperset(row):
+        return row  # validation reads it, never changes it
     found: dict[str, Any] = {}
     origin: dict[str, str] = {}
     extras: dict[str, Any] = {}

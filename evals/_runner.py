@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import threading
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import nullcontext
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from anyio import to_thread
 
 from scorers import (
     ConfigError,
@@ -23,6 +25,7 @@ from scorers import (
 )
 from scorers._runtime import (
     Budget,
+    Kernel,
     finite,
     frozen_gc,
     integer,
@@ -194,7 +197,7 @@ async def arun_evals(
     async def finish(item: EvalItem, prescored: dict[str, ScoreResult] | None = None) -> None:
         plan = partial.get(item.id)
         if plan is None and prescored is not None and len(prescored) == len(scorer_map):
-            result = _batched_item(item, prescored, scorer_map, fingerprints)
+            result = _batched_item(item, prescored, fingerprints)
         else:
             result = await _run_item(
                 item, call_target, scorer_map, item_timeout, plan, inline_ids, prescored
@@ -219,12 +222,25 @@ async def arun_evals(
     try:
         with run_cap(limiter), gc_mode, run_budget(budget) if budget else nullcontext():
             if inline:  # CPU-only scorers and no target: a task per item is pure overhead
-                for start in range(0, len(todo), _BLOCK):
-                    block = todo[start : start + _BLOCK]
-                    prescored = _score_block(block, scorer_map, partial)
-                    for item, scored in zip(block, prescored, strict=True):
-                        await finish(item, scored)
-                    await anyio.sleep(0)  # let cancellation (Ctrl-C) in
+                spans = [todo[i : i + _BLOCK] for i in range(0, len(todo), _BLOCK)]
+                following = _Block(spans[0], scorer_map, partial) if spans else None
+                if following is not None:
+                    following.start()
+                try:
+                    for k in range(len(spans)):
+                        block = following
+                        assert block is not None
+                        await block.ready()
+                        following = None
+                        if k + 1 < len(spans):  # its kernels run while this block scores
+                            following = _Block(spans[k + 1], scorer_map, partial)
+                            following.start()
+                        for item, scored in zip(block.items, block.score(), strict=True):
+                            await finish(item, scored)
+                        await anyio.sleep(0)  # let cancellation (Ctrl-C) in
+                finally:
+                    if following is not None:
+                        following.join()
             else:
                 await map_bounded(finish, todo, concurrency)
     except JudgeSetupError as exc:
@@ -332,20 +348,21 @@ _DURATION = attrgetter("duration_s")
 
 def _batched_item(
     item: EvalItem,
-    scored: Mapping[str, ScoreResult],
-    scorers: Mapping[str, Scorer],
+    scored: dict[str, ScoreResult],
     fingerprints: Mapping[str, str],
 ) -> ItemResult:
-    """The `ItemResult` of an item every scorer's batch implementation scored."""
+    """The `ItemResult` of an item every scorer's batch implementation scored:
+    ``scored`` (the item's own dict, kept) has a result of each scorer, in the scorers'
+    order, as `_score_block` gives them; ``fingerprints`` is by scorer, in that order."""
     fields: dict[str, Any] = {
         "item": item,
         "target_result": None,
-        "scorer_results": {sid: scored[sid] for sid in scorers},
+        "scorer_results": scored,
         "error": None,
         "duration_s": sum(map(_DURATION, scored.values())),
         "target_calls": [],
         "other_calls": [],
-        "fingerprints": {sid: fingerprints[sid] for sid in scorers},
+        "fingerprints": dict(fingerprints),
     }
     return trusted(ItemResult, fields)
 
@@ -354,29 +371,97 @@ _BLOCK = 256
 """Items scored together by the batch implementations of model-free scorers."""
 
 
-def _score_block(
-    items: Sequence[EvalItem], scorers: Mapping[str, Scorer], partial: Mapping[str, ResumePlan]
-) -> list[dict[str, ScoreResult]]:
-    """Per item, the results the scorers' batch implementations give for a block of
-    items (an item being resumed in part, or one a batch leaves out, is scored by the
-    pipeline afterwards). A batch that raises leaves the whole block to the pipeline,
-    which records the error item by item."""
-    found: list[dict[str, ScoreResult]] = [{} for _ in items]
-    batched = {sid: s for sid, s in scorers.items() if s.batched}
-    if not batched:
+class _Block:
+    """A block of items for the batch implementations of model-free scorers: their runs,
+    and the numeric kernels those share (`Scorer.block_kernels`), computed in a worker
+    thread once `start` is called.
+
+    `arun_evals` starts the next block's kernels before it builds this block's results:
+    rapidfuzz releases the GIL while it computes, so one block's Python work overlaps the
+    next block's string similarities. The thread starts at once (a task would start only
+    at the next checkpoint, after this block's work) and is always joined: `ready` waits
+    for it in a worker thread of anyio's, `join` (for a run that stops early) blocks.
+    """
+
+    def __init__(
+        self,
+        items: Sequence[EvalItem],
+        scorers: Mapping[str, Scorer],
+        partial: Mapping[str, ResumePlan],
+    ) -> None:
+        self.items = items
+        self._scorers = {sid: s for sid, s in scorers.items() if s.batched}
+        self._slots = [i for i, item in enumerate(items) if item.id not in partial]
+        self._runs = (
+            [
+                _scorer_run(items[i], items[i].output, items[i].context, validated=True)
+                for i in self._slots
+            ]
+            if self._scorers
+            else []
+        )
+        self._kernels: dict[Any, Kernel] = {}
+        self._values: dict[Any, Any] = {}
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Prepare the kernels here and compute them in a new thread."""
+        if self._runs:
+            for scorer in self._scorers.values():
+                try:
+                    self._kernels.update(scorer.block_kernels(self._runs))
+                except Exception:
+                    continue  # the batch meets the error where it is handled
+        if self._kernels:
+            self._thread = threading.Thread(target=self._compute, name="scorekit-kernels")
+            self._thread.start()
+
+    def _compute(self) -> None:
+        self._values = _computed(self._kernels)
+
+    async def ready(self) -> None:
+        """Wait for the kernels `start` set going."""
+        if self._thread is not None and self._thread.is_alive():
+            await to_thread.run_sync(self._thread.join)
+
+    def join(self) -> None:
+        """Block until the kernels are done (for a run that stops before `ready`)."""
+        if self._thread is not None:
+            self._thread.join()
+
+    def score(self) -> list[dict[str, ScoreResult]]:
+        """Per item, the results the scorers' batch implementations give (an item being
+        resumed in part, or one a batch leaves out, is scored by the pipeline
+        afterwards). A batch that raises leaves the whole block to the pipeline, which
+        records the error item by item; so does a kernel that raises (the batch computes
+        it again)."""
+        found: list[dict[str, ScoreResult]] = [{} for _ in self.items]
+        memo: dict[Any, Any] = {}
+        for key, value in self._values.items():
+            try:
+                memo[key] = self._kernels[key].finish(value)
+            except Exception:
+                continue
+        for sid, scorer in self._scorers.items():
+            try:
+                results = scorer.score_block(self._runs, memo)
+            except Exception:
+                continue
+            for i, scored in zip(self._slots, results, strict=True):
+                if scored is not None:
+                    found[i][sid] = scored
         return found
-    slots = [i for i, item in enumerate(items) if item.id not in partial]
-    runs = [_scorer_run(items[i], items[i].output, items[i].context, validated=True) for i in slots]
-    memo: dict[Any, Any] = {}
-    for sid, scorer in batched.items():
+
+
+def _computed(kernels: Mapping[Any, Kernel]) -> dict[Any, Any]:
+    """Each kernel's ``compute()`` by key; one that raises is left out."""
+    values = {}
+    for key, kernel in kernels.items():
         try:
-            results = scorer.score_block(runs, memo)
+            values[key] = kernel.compute()
         except Exception:
             continue
-        for i, scored in zip(slots, results, strict=True):
-            if scored is not None:
-                found[i][sid] = scored
-    return found
+    return values
 
 
 def _scorer_run(item: EvalItem, output: Any, context: Any, *, validated: bool) -> ScorerRun:

@@ -8,6 +8,7 @@ import gc
 import math
 import time
 from collections.abc import Awaitable, Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -34,6 +35,27 @@ _KIND_ORDER = {"preprocess": 0, "analyze": 1}
 
 BatchFn = Callable[["Scorer", Sequence[ScorerRun], dict[Any, Any]], list[ScoreResult | None]]
 """``fn(scorer, runs, memo)``: a scorer's vectorised implementation (see `Scorer.score_block`)."""
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """Numeric work of a batch implementation that may run in a worker thread.
+
+    Attributes:
+        compute: Called in the worker thread: it should spend its time in C code that
+            releases the GIL (rapidfuzz's multi-core ``cpdist``), its inputs prepared
+            before.
+        finish: Called in the scoring thread with what ``compute`` returned: the
+            ``memo`` entry of the batch.
+    """
+
+    compute: Callable[[], Any]
+    finish: Callable[[Any], Any]
+
+
+KernelsFn = Callable[[Sequence[ScorerRun]], dict[Any, Kernel]]
+"""``fn(runs)``: a batch implementation's `Kernel` per ``memo`` key (see
+`Scorer.block_kernels`)."""
 
 
 @contextlib.contextmanager
@@ -108,6 +130,7 @@ class Scorer:
         self._reason_step = reason_step
         self._config = config
         self._batch: BatchFn | None = None
+        self._kernels: KernelsFn | None = None
 
     @property
     def config(self) -> Any:
@@ -142,6 +165,7 @@ class Scorer:
     def _with(self, **changes: Any) -> Scorer:
         clone = copy.copy(self)
         clone._batch = None  # a changed pipeline no longer matches a batch implementation
+        clone._kernels = None
         for name, value in changes.items():
             setattr(clone, f"_{name}", value)
         return clone
@@ -154,10 +178,18 @@ class Scorer:
         drops it."""
         return self._batch is not None
 
-    def _with_batch(self, fn: BatchFn) -> Scorer:
+    def _with_batch(self, fn: BatchFn, kernels: KernelsFn | None = None) -> Scorer:
         clone = copy.copy(self)
-        clone._batch = fn
+        clone._batch, clone._kernels = fn, kernels
         return clone
+
+    def block_kernels(self, runs: Sequence[ScorerRun]) -> dict[Any, Kernel]:
+        """The numeric kernels `score_block` needs for ``runs``, by ``memo`` key, their
+        inputs prepared: `run_evals` computes the next block's kernels in a worker thread
+        while it builds this block's results, and hands `score_block` the finished
+        entries. `score_block` computes any entry missing from ``memo`` itself, so
+        running them is never required. Empty without a batch implementation."""
+        return {} if self._kernels is None else self._kernels(runs)
 
     def score_block(
         self, runs: Sequence[ScorerRun], memo: dict[Any, Any]
@@ -179,7 +211,8 @@ class Scorer:
     def scaled(self, number: float) -> float:
         """A ``generate_score`` value in [0, 1] as the scorer reports it: times ``scale``,
         clipped to ``[0, scale]``."""
-        return min(max(number * self.scale, 0.0), self.scale)
+        value, scale = number * self.scale, self.scale
+        return 0.0 if value < 0.0 else scale if value > scale else value  # NaN stays NaN
 
     def _add(self, kind: str, fn: StepFn | PromptStep[Any], name: str | None) -> Scorer:
         if not callable(fn) and not isinstance(fn, PromptStep):

@@ -14,7 +14,7 @@ from ._checks import finite, integer, optional_integer, optional_positive, posit
 from ._fences import block, fence, tagged
 from ._limits import Budget, run_budget, run_cap
 from ._messages import question_text
-from ._pipeline import frozen_gc, paused_gc
+from ._pipeline import Kernel, frozen_gc, paused_gc
 from ._prebuilt._precision import chunk_verdict_prompt
 from ._retry import count_prompt_tokens
 from ._significance import adjust_family
@@ -33,6 +33,7 @@ def litellm_import_cpu_s() -> float:
 __all__ = [
     "Budget",
     "ContextList",
+    "Kernel",
     "ReferenceIds",
     "ReferenceTexts",
     "adjust_family",

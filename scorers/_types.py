@@ -118,6 +118,13 @@ def to_chunks(values: Any) -> list[Chunk]:
     A single dict with a text field is one chunk (never a list of its keys); a single
     string or any other non-list value is an error.
     """
+    if type(values) is list:  # the common case first: an ABC isinstance check costs more
+        if _plain_dicts(values):
+            try:  # the [{"id", "text"}, ...] shape: one validation call for the list
+                return _plain_chunks().validate_python(values)
+            except ValidationError:
+                pass  # to_chunk below names the problem
+        return [to_chunk(v) for v in values]
     from ._errors import ConfigError
 
     if isinstance(values, Mapping):
@@ -131,11 +138,6 @@ def to_chunks(values: Any) -> list[Chunk]:
         raise ConfigError(
             f"context must be a list of str / dict / Chunk, got {type(values).__name__}"
         )
-    if type(values) is list and _plain_dicts(values):
-        try:  # the common [{"id", "text"}, ...] shape: one validation call for the list
-            return _plain_chunks().validate_python(values)
-        except ValidationError:
-            pass  # to_chunk below names the problem
     return [to_chunk(v) for v in values]
 
 

@@ -178,13 +178,13 @@ def _id_batch(opts: IDContextOptions, what: str) -> Any:
 
 def _ranked(run: ScorerRun) -> RankedIds | None:
     """A run's ranked ids for the batch; None leaves the run to the pipeline."""
-    grades = relevance_grades(run)
-    if not run.context or not any(g > 0 for g in grades.values()):
+    if not run.context or not run.reference_context_ids:
         return None
     try:
-        return rank(grades, run.context)
+        ranked = rank(relevance_grades(run), run.context)
     except ConfigError:  # a chunk without an id: the pipeline names it
         return None
+    return ranked if ranked.relevant_ids else None
 
 
 @prebuilt("id-context-recall", needs_model=False)

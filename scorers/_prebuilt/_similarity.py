@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +11,7 @@ from rapidfuzz import distance, fuzz, process
 
 from .._context import ContextOptions, resolve_context
 from .._fences import clip
-from .._pipeline import Scorer, create_scorer
+from .._pipeline import Kernel, Scorer, create_scorer
 from .._steps import StepResults, not_scorable
 from .._text import has_cjk, nfkc, words
 from .._types import ScoreResult, ScorerRun, batch_result
@@ -176,6 +176,15 @@ def pair_similarities(
     the pairs (on every core), in [0, 1], laid out run by run as each run's
     ``chunks × references`` matrix, row-major: equal to `similarity_matrix` per run,
     value for value."""
+    kernel = _pairs_kernel(chunk_texts, references, measure)
+    return kernel.finish(kernel.compute())
+
+
+def _pairs_kernel(
+    chunk_texts: list[list[str]], references: list[list[str]], measure: str
+) -> Kernel:
+    """`pair_similarities` as a `Kernel`: the pairs listed now, ``cpdist`` in
+    ``compute`` (multi-core, so rapidfuzz releases the GIL), the scaling in ``finish``."""
     left = [
         text
         for texts, refs in zip(chunk_texts, references, strict=True)
@@ -189,8 +198,14 @@ def pair_similarities(
         for ref in refs
     ]
     scorer, maximum = MEASURES[measure]
-    flat = process.cpdist(left, right, scorer=scorer, dtype=np.float64, workers=-1)
-    return flat / maximum if maximum != 1.0 else flat
+
+    def compute() -> np.ndarray:
+        return process.cpdist(left, right, scorer=scorer, dtype=np.float64, workers=-1)
+
+    def finish(flat: np.ndarray) -> np.ndarray:
+        return flat / maximum if maximum != 1.0 else flat
+
+    return Kernel(compute, finish)
 
 
 @dataclass(frozen=True)
@@ -231,6 +246,13 @@ class _PairBlock:
 
 
 def _pair_block(runs: Any, measure: str) -> _PairBlock | None:
+    """The `_PairBlock` of a block's runs (None when no run has chunks and references)."""
+    kernel = _pair_block_kernel(runs, measure)
+    return kernel.finish(kernel.compute())
+
+
+def _pair_block_kernel(runs: Any, measure: str) -> Kernel:
+    """`_pair_block` as a `Kernel` (see `_pairs_kernel`)."""
     slots = [
         i
         for i, run in enumerate(runs)
@@ -239,10 +261,16 @@ def _pair_block(runs: Any, measure: str) -> _PairBlock | None:
         and not (measure in WORD_MEASURES and _any_cjk(run))
     ]
     if not slots:
-        return None
+        return Kernel(lambda: None, lambda _: None)
     texts = [[c.text for c in runs[i].context] for i in slots]
     refs = [runs[i].reference_contexts for i in slots]
-    flat = pair_similarities(texts, refs, measure)
+    pairs = _pairs_kernel(texts, refs, measure)
+    return Kernel(pairs.compute, lambda flat: _blocked(slots, texts, refs, pairs.finish(flat)))
+
+
+def _blocked(
+    slots: list[int], texts: list[list[str]], refs: list[list[str]], flat: np.ndarray
+) -> _PairBlock:
     rows = np.fromiter(map(len, texts), np.int64, len(texts))
     cols = np.fromiter(map(len, refs), np.int64, len(refs))
     offsets = np.zeros(len(slots) + 1, dtype=np.int64)
@@ -300,6 +328,18 @@ def _similarity_batch(opts: NonLLMContextOptions, per: str) -> Any:
         return out
 
     return batch
+
+
+def _similarity_kernels(opts: NonLLMContextOptions) -> Any:
+    """The kernel of `_similarity_batch`: the pair similarities of its block."""
+    measure = opts.measure
+
+    def kernels(runs: Sequence[ScorerRun]) -> dict[Any, Kernel]:
+        if not isinstance(measure, str):
+            return {}
+        return {("pair_similarities", measure): _pair_block_kernel(runs, measure)}
+
+    return kernels
 
 
 def _any_cjk(run: ScorerRun) -> bool:
@@ -388,7 +428,7 @@ def create_non_llm_context_recall_scorer(
         .generate_reason(_recall_reason)
     )
     batch = _similarity_batch(opts, "reference")
-    return scorer if batch is None else scorer._with_batch(batch)
+    return scorer if batch is None else scorer._with_batch(batch, _similarity_kernels(opts))
 
 
 @prebuilt("non-llm-context-precision", needs_model=False)
@@ -416,4 +456,4 @@ def create_non_llm_context_precision_scorer(
         .generate_reason(_precision_reason)
     )
     batch = _similarity_batch(opts, "chunk")
-    return scorer if batch is None else scorer._with_batch(batch)
+    return scorer if batch is None else scorer._with_batch(batch, _similarity_kernels(opts))

@@ -192,3 +192,88 @@ def test_a_batched_run_writes_its_results_and_resumes_from_them(tmp_path) -> Non
     # kept whole, except the item whose ID scorers failed (no chunk id): failed scorers re-run
     assert (again.summary.resumed_items, again.summary.rescored_items) == (len(rows) - 1, 1)
     assert again.scores == first.scores
+
+
+def test_run_evals_over_many_blocks_equals_the_pipeline_item_by_item() -> None:
+    # more items than one block: every block's kernel ran in the thread beside the
+    # previous block's scoring, and each item still gets its own values
+    from evals._runner import _BLOCK
+
+    runs = _random_runs(2 * _BLOCK + 37, seed=5)
+    fields = {"context", "reference_contexts", "reference_context_ids"}
+    rows = [
+        {"id": str(i), "input": "q", **run.model_dump(include=fields)} for i, run in enumerate(runs)
+    ]
+    scorers = {str(k): make() for k, make in enumerate(FACTORIES)}
+    whole = run_evals(rows, scorers, progress=False)
+    assert len(whole.items) == len(rows)
+    dump = {"exclude": {"duration_s", "scorer_id"}, "mode": "json"}
+    for item, run in zip(whole.items, runs, strict=True):
+        for name, scorer in scorers.items():
+            piped = scorer.run(run)
+            assert item.scorer_results[name].model_dump(**dump) == piped.model_dump(**dump)
+
+
+def _scored(run) -> list:
+    dump = {"exclude": {"duration_s"}, "mode": "json"}
+    return [
+        {sid: r.model_dump(**dump) for sid, r in item.scorer_results.items()} for item in run.items
+    ]
+
+
+def test_a_kernel_that_fails_leaves_its_block_to_the_batch_and_the_pipeline() -> None:
+    from scorers._runtime import Kernel
+
+    def broken(runs):
+        def compute():
+            raise RuntimeError("no kernel today")
+
+        return {("pair_similarities", "levenshtein"): Kernel(compute, lambda value: value)}
+
+    def bad_finish(runs):
+        return {("pair_similarities", "levenshtein"): Kernel(lambda: 1, lambda value: 1 / 0)}
+
+    rows = [{"id": str(i), "input": "q", **row} for i, row in enumerate(RUNS)]
+    plain = run_evals(rows, [FACTORIES[1]()], progress=False)
+    for kernels in (broken, bad_finish):
+        scorer = FACTORIES[1]()
+        scorer._kernels = kernels
+        again = run_evals(rows, [scorer], progress=False)
+        assert _scored(again) == _scored(plain)
+
+
+def test_block_kernels_match_the_batch_memo() -> None:
+    scorer = FACTORIES[1]()
+    runs = _random_runs(30, seed=8)
+    kernels = scorer.block_kernels(runs)
+    assert list(kernels) == [("pair_similarities", "levenshtein")]
+    memo = {key: k.finish(k.compute()) for key, k in kernels.items()}
+    dump = {"exclude": {"duration_s"}, "mode": "json"}
+    with_memo = [r and r.model_dump(**dump) for r in scorer.score_block(runs, memo)]
+    without = [r and r.model_dump(**dump) for r in scorer.score_block(runs, {})]
+    assert with_memo == without
+    assert not create_id_context_recall_scorer().block_kernels(runs)
+    assert not scorer.preprocess(lambda r, s: None, name="noop").block_kernels(runs)
+
+
+def test_a_run_stopped_by_its_hook_leaves_no_kernel_thread_behind() -> None:
+    import threading
+
+    from evals._runner import _BLOCK
+
+    runs = _random_runs(3 * _BLOCK, seed=9)
+    fields = {"context", "reference_contexts", "reference_context_ids"}
+    rows = [
+        {"id": str(i), "input": "q", **r.model_dump(include=fields)} for i, r in enumerate(runs)
+    ]
+    seen = []
+
+    def stop(result) -> None:
+        seen.append(result)
+        if len(seen) == 3:
+            raise KeyError("stop here")
+
+    with pytest.raises(KeyError, match="stop here"):
+        run_evals(rows, [FACTORIES[0](), FACTORIES[1]()], on_item_complete=stop, progress=False)
+    assert len(seen) == 3
+    assert not [t for t in threading.enumerate() if t.name == "scorekit-kernels"]
