@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -101,7 +102,8 @@ def mean_ci(
     mean = math.fsum(values) / n
     if n == 1:
         return mean, None, None
-    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    deviations = [v - mean for v in values]
+    variance = math.fsum(map(operator.mul, deviations, deviations)) / (n - 1)
     half = t_critical_95(n - 1) * math.sqrt(variance / n)
     low, high = mean - half, mean + half
     if bounds is not None:

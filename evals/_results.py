@@ -9,6 +9,7 @@ import math
 import os
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
+from itertools import chain
 from operator import attrgetter, methodcaller
 from pathlib import Path
 from typing import Any, Literal
@@ -289,6 +290,7 @@ def compare_runs(
 
 
 _STATUS, _SCORE, _DETAILS = attrgetter("status"), attrgetter("score"), attrgetter("details")
+_RESULTS, _CALLS = attrgetter("scorer_results"), attrgetter("judge_calls")
 _SAMPLING = methodcaller("get", "sampling")
 
 
@@ -317,35 +319,37 @@ def summarize(
         rescored_items=len(carried or {}),
         rescored_for_config=rescored_for_config,
     )
-    per: dict[str, ScorerSummary] = {sid: ScorerSummary() for sid in scorer_ids}
-    columns: dict[str, list[ScoreResult]] = {sid: [] for sid in scorer_ids}
     unrun: Counter[str] = Counter()  # scorers that could not run: their item failed first
     everything = frozenset(("<target>", *scorer_ids))
     carried_ids = carried or {}
+
+    def old(item_id: str) -> Collection[str]:
+        """What of an item an earlier run did (its calls are not this run's)."""
+        return everything if item_id in resumed else carried_ids.get(item_id, ())
+
     for item in items:
-        item_id = item.item.id
         if item.error is not None:
             summary.item_errors += 1
             unrun.update(sid for sid in scorer_ids if sid not in item.scorer_results)
-        if not (item.target_calls or item.other_calls or item.scorer_results):
-            continue
-        old = everything if item_id in resumed else carried_ids.get(item_id, ())
-        if item.target_calls and "<target>" not in old:
+        if item.target_calls and "<target>" not in old(item.item.id):
             for call in item.target_calls:
                 summary.target.add(call)
-        if item.other_calls and item_id not in resumed:
+        if item.other_calls and item.item.id not in resumed:
             for call in item.other_calls:
                 summary.add(call)
-        for sid, result in item.scorer_results.items():
-            column = columns.get(sid)
-            if column is None:  # a scorer kept from an earlier run only
-                column = columns[sid] = []
-                per[sid] = ScorerSummary()
-            column.append(result)
-            if result.judge_calls and sid not in old:
-                s = per[sid]
-                for call in result.judge_calls:
-                    s.add(call)
+    # then scorer by scorer, in C where it can be: columns of results, their statuses
+    tables = list(map(_RESULTS, items))
+    per: dict[str, ScorerSummary] = {}
+    columns: dict[str, list[ScoreResult]] = {}
+    for sid in dict.fromkeys(chain(scorer_ids, chain.from_iterable(tables))):
+        per[sid] = s = ScorerSummary()  # a scorer of results only: kept from an earlier run
+        column = columns[sid] = [table[sid] for table in tables if sid in table]
+        if any(map(_CALLS, column)):
+            for item in items:
+                result = item.scorer_results.get(sid)
+                if result is not None and result.judge_calls and sid not in old(item.item.id):
+                    for call in result.judge_calls:
+                        s.add(call)
     for sid, s in per.items():
         column = columns[sid]
         counts = Counter(map(_STATUS, column))  # plain counters: a model's setattr costs more
@@ -359,7 +363,7 @@ def summarize(
         s.mean, s.ci_low, s.ci_high = mean_ci(list(map(_SCORE, scored)), bounds)
         samplings = [
             sampling
-            for sampling in map(_SAMPLING, map(_DETAILS, scored))
+            for sampling in filter(None, map(_SAMPLING, map(_DETAILS, scored)))
             if isinstance(sampling, dict) and "agreement" in sampling
         ]
         if samplings:

@@ -158,6 +158,18 @@ def _plain_chunks() -> TypeAdapter[list[Chunk]]:
     return TypeAdapter(list[Chunk])
 
 
+def _all_strings(value: Any) -> bool:
+    """Whether ``value`` is a list of strings only (tested in C: a join fails on anything
+    else)."""
+    if type(value) is not list:
+        return False
+    try:
+        "".join(value)
+    except TypeError:
+        return False
+    return True
+
+
 def _coerce_context(value: Any) -> Any:
     return None if value is None else to_chunks(value)
 
@@ -167,6 +179,8 @@ def _coerce_reference_texts(value: Any) -> Any:
         return None
     if isinstance(value, str):
         raise ValueError("reference_contexts must be a list of strings, not one string")
+    if _all_strings(value):
+        return value  # the common case, as it is: pydantic's list[str] copies it
     return [v if isinstance(v, str) else to_chunk(v).text for v in value]
 
 
@@ -177,6 +191,8 @@ def _coerce_reference_ids(value: Any) -> Any:
         return {id_string(k): float(v) for k, v in value.items()}
     if isinstance(value, str):
         raise ValueError("reference_context_ids must be a list (or a dict id -> grade)")
+    if _all_strings(value):
+        return value  # the common case, as it is: pydantic's list[str] copies it
     return [id_string(v) for v in value]
 
 
