@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
@@ -270,6 +270,12 @@ def load_dataset(data: str | os.PathLike[str] | Iterable[Any]) -> list[EvalItem]
     Raises:
         DatasetError: Naming the row and field of the first problem.
     """
+    return list(iter_dataset(data))
+
+
+def iter_dataset(data: str | os.PathLike[str] | Iterable[Any]) -> Iterator[EvalItem]:
+    """`load_dataset` item by item (so that a run can start work on the first items while
+    the others load); the same checks, each error raised when its row is reached."""
     if isinstance(data, (str, os.PathLike)):
         rows: Iterable[tuple[str, Any]] = _rows_from_path(Path(data))
     elif isinstance(data, Mapping):
@@ -282,12 +288,11 @@ def load_dataset(data: str | os.PathLike[str] | Iterable[Any]) -> list[EvalItem]
         raise DatasetError(
             f"data must be a path or an iterable of dicts, got {type(data).__name__}"
         )
-    items: list[EvalItem] = []
     seen: dict[str, str] = {}
     for number, (where, row) in enumerate(rows, start=1):
         if isinstance(row, EvalItem):
             item = row
-        elif isinstance(row, Mapping):
+        elif type(row) is dict or isinstance(row, Mapping):
             found = _normalised(where, row)
             try:
                 item = EvalItem.model_validate(found)
@@ -303,5 +308,4 @@ def load_dataset(data: str | os.PathLike[str] | Iterable[Any]) -> list[EvalItem]
         if item.id in seen:
             raise DatasetError(f"{where}: duplicate id {item.id!r} (first seen at {seen[item.id]})")
         seen[item.id] = where
-        items.append(item)
-    return items
+        yield item

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import inspect
 import os
+import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from operator import attrgetter
@@ -43,7 +45,7 @@ from scorers._runtime import (
     trusted,
 )
 
-from ._data import EvalItem, load_dataset
+from ._data import EvalItem, iter_dataset, load_dataset
 from ._jsonl import ResultsFile
 from ._progress import Progress
 from ._report import RunSummary
@@ -183,12 +185,26 @@ async def arun_evals(
     call_target = target_caller(target)
     inline_ids = {sid for sid, scorer in scorer_map.items() if scorer.model_free}
     inline = call_target is None and len(inline_ids) == len(scorer_map)
-    with paused_gc():
-        items = select_shard(load_dataset(data), shard_spec)
     if results_path is None and resume:
         raise ConfigError("resume=True needs results_path")
-    fingerprints = {sid: scorer.fingerprint for sid, scorer in scorer_map.items()}
-    results_file = ResultsFile(Path(results_path), resume, store_prompts) if results_path else None
+    # the batch implementations make no reference cycles, so the GC pauses for them; with
+    # other code running (model calls, custom steps) long-lived inputs are kept out of the
+    # GC's scans instead
+    batched_only = inline and all(scorer.batched for scorer in scorer_map.values())
+    kernels = _Kernels()
+    try:
+        with paused_gc():
+            if batched_only and shard_spec is None and not resume:
+                items, loaded_ahead = _load_ahead(data, scorer_map, kernels)
+            else:
+                items, loaded_ahead = select_shard(load_dataset(data), shard_spec), []
+        fingerprints = {sid: scorer.fingerprint for sid, scorer in scorer_map.items()}
+        results_file = (
+            ResultsFile(Path(results_path), resume, store_prompts) if results_path else None
+        )
+    except BaseException:
+        kernels.close()
+        raise
     done, partial = _resume_plans(items, results_file, fingerprints, call_target is not None)
     todo = [item for item in items if item.id not in done]
     bar = Progress(len(todo), progress)
@@ -214,33 +230,24 @@ async def arun_evals(
         if fail_fast and result.error is not None:
             raise ItemFailedError(result)
 
-    # the batch implementations make no reference cycles, so the GC pauses for them; with
-    # other code running (model calls, custom steps) long-lived inputs are kept out of the
-    # GC's scans instead
-    batched_only = inline and all(scorer.batched for scorer in scorer_map.values())
     gc_mode = paused_gc() if batched_only else frozen_gc()
     try:
         with run_cap(limiter), gc_mode, run_budget(budget) if budget else nullcontext():
             if inline:  # CPU-only scorers and no target: a task per item is pure overhead
                 spans = [todo[i : i + _BLOCK] for i in range(0, len(todo), _BLOCK)]
-                following = _Block(spans[0], scorer_map, partial) if spans else None
-                if following is not None:
-                    following.start()
-                try:
-                    for k in range(len(spans)):
-                        block = following
-                        assert block is not None
-                        await block.ready()
-                        following = None
-                        if k + 1 < len(spans):  # its kernels run while this block scores
-                            following = _Block(spans[k + 1], scorer_map, partial)
-                            following.start()
-                        for item, scored in zip(block.items, block.score(), strict=True):
-                            await finish(item, scored)
-                        await anyio.sleep(0)  # let cancellation (Ctrl-C) in
-                finally:
-                    if following is not None:
-                        following.join()
+                ahead = deque(loaded_ahead)  # blocks whose kernels are queued or done
+                del loaded_ahead
+                for k in range(len(spans)):
+                    # the next block's kernels run while this one scores
+                    while len(ahead) < 2 and k + len(ahead) < len(spans):
+                        ahead.append(
+                            kernels.submit(_Block(spans[k + len(ahead)], scorer_map, partial))
+                        )
+                    block = ahead.popleft()
+                    await block.ready()
+                    for item, scored in zip(block.items, block.score(), strict=True):
+                        await finish(item, scored)
+                    await anyio.sleep(0)  # let cancellation (Ctrl-C) in
             else:
                 await map_bounded(finish, todo, concurrency)
     except JudgeSetupError as exc:
@@ -248,6 +255,7 @@ async def arun_evals(
         exc.args = (f"{exc} The run stopped at the first such failure{where}.",)
         raise
     finally:
+        kernels.close()
         bar.close()
         if results_file is not None:
             results_file.close()
@@ -373,15 +381,8 @@ _BLOCK = 256
 
 class _Block:
     """A block of items for the batch implementations of model-free scorers: their runs,
-    and the numeric kernels those share (`Scorer.block_kernels`), computed in a worker
-    thread once `start` is called.
-
-    `arun_evals` starts the next block's kernels before it builds this block's results:
-    rapidfuzz releases the GIL while it computes, so one block's Python work overlaps the
-    next block's string similarities. The thread starts at once (a task would start only
-    at the next checkpoint, after this block's work) and is always joined: `ready` waits
-    for it in a worker thread of anyio's, `join` (for a run that stops early) blocks.
-    """
+    and the numeric kernels those share (`Scorer.block_kernels`), which `_Kernels`
+    computes in its thread."""
 
     def __init__(
         self,
@@ -402,32 +403,32 @@ class _Block:
         )
         self._kernels: dict[Any, Kernel] = {}
         self._values: dict[Any, Any] = {}
-        self._thread: threading.Thread | None = None
+        self._done = threading.Event()
 
-    def start(self) -> None:
-        """Prepare the kernels here and compute them in a new thread."""
+    def prepare(self) -> bool:
+        """Prepare the kernels (in the scoring thread); whether there are any."""
         if self._runs:
             for scorer in self._scorers.values():
                 try:
                     self._kernels.update(scorer.block_kernels(self._runs))
                 except Exception:
                     continue  # the batch meets the error where it is handled
-        if self._kernels:
-            self._thread = threading.Thread(target=self._compute, name="scorekit-kernels")
-            self._thread.start()
+        if not self._kernels:
+            self._done.set()
+        return bool(self._kernels)
 
-    def _compute(self) -> None:
-        self._values = _computed(self._kernels)
+    def compute(self, skip: bool = False) -> None:
+        """Compute the kernels (in the kernel thread), unless ``skip``."""
+        try:
+            if not skip:
+                self._values = _computed(self._kernels)
+        finally:
+            self._done.set()
 
     async def ready(self) -> None:
-        """Wait for the kernels `start` set going."""
-        if self._thread is not None and self._thread.is_alive():
-            await to_thread.run_sync(self._thread.join)
-
-    def join(self) -> None:
-        """Block until the kernels are done (for a run that stops before `ready`)."""
-        if self._thread is not None:
-            self._thread.join()
+        """Wait for the kernels."""
+        if not self._done.is_set():
+            await to_thread.run_sync(self._done.wait)
 
     def score(self) -> list[dict[str, ScoreResult]]:
         """Per item, the results the scorers' batch implementations give (an item being
@@ -451,6 +452,74 @@ class _Block:
                 if scored is not None:
                     found[i][sid] = scored
         return found
+
+
+class _Kernels:
+    """One thread computing the kernels of blocks, in the order they are submitted.
+
+    rapidfuzz releases the GIL while its multi-core ``cpdist`` runs, so the string
+    similarities of the blocks ahead are computed while the rows load and while the
+    blocks before are scored. The thread starts with the first block that has kernels
+    and `close` always ends it (blocks still queued are skipped).
+    """
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[_Block | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._closing = False
+        self._submitted = 0  # written by the scoring thread only,
+        self._finished = 0  # this one by the kernel thread only: no lost update
+
+    def submit(self, block: _Block) -> _Block:
+        """Prepare ``block`` here and queue its kernels for the thread."""
+        if block.prepare():
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="scorekit-kernels")
+                self._thread.start()
+            self._submitted += 1
+            self._queue.put(block)
+        return block
+
+    def _work(self) -> None:
+        while (block := self._queue.get()) is not None:
+            block.compute(skip=self._closing)
+            self._finished += 1
+
+    @property
+    def pending(self) -> int:
+        """Blocks submitted whose kernels are not done yet."""
+        return self._submitted - self._finished
+
+    def close(self) -> None:
+        """Skip what is still queued and end the thread (again: nothing)."""
+        if self._thread is not None:
+            self._closing = True
+            self._queue.put(None)
+            self._thread.join()
+            self._thread = None
+
+
+_AHEAD_WHILE_LOADING = 16
+"""Blocks at most whose kernels start while the rows load (each holds its runs)."""
+
+
+def _load_ahead(
+    data: Any, scorers: Mapping[str, Scorer], kernels: _Kernels
+) -> tuple[list[EvalItem], list[_Block]]:
+    """`load_dataset`, handing each full block of the first items to ``kernels`` as soon
+    as it has loaded (while at most two wait there), so that their similarities are
+    computed while the other rows load. Returns the items and the blocks handed over,
+    the first ones of the run in order."""
+    items: list[EvalItem] = []
+    blocks: list[_Block] = []
+    for item in iter_dataset(data):
+        items.append(item)
+        if len(items) % _BLOCK:
+            continue
+        while kernels.pending < 2 and len(blocks) < min(len(items) // _BLOCK, _AHEAD_WHILE_LOADING):
+            start = len(blocks) * _BLOCK
+            blocks.append(kernels.submit(_Block(items[start : start + _BLOCK], scorers, {})))
+    return items, blocks
 
 
 def _computed(kernels: Mapping[Any, Kernel]) -> dict[Any, Any]:

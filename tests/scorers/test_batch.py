@@ -277,3 +277,42 @@ def test_a_run_stopped_by_its_hook_leaves_no_kernel_thread_behind() -> None:
         run_evals(rows, [FACTORIES[0](), FACTORIES[1]()], on_item_complete=stop, progress=False)
     assert len(seen) == 3
     assert not [t for t in threading.enumerate() if t.name == "scorekit-kernels"]
+
+
+def _block_rows(count: int, seed: int) -> list[dict]:
+    fields = {"context", "reference_contexts", "reference_context_ids"}
+    runs = _random_runs(count, seed)
+    return [
+        {"id": str(i), "input": "q", **r.model_dump(include=fields)} for i, r in enumerate(runs)
+    ]
+
+
+def test_a_row_that_fails_to_load_after_blocks_went_ahead_leaves_no_thread() -> None:
+    import threading
+
+    from evals._runner import _BLOCK
+    from scorers import DatasetError
+
+    rows = _block_rows(3 * _BLOCK, seed=10)
+    rows[2 * _BLOCK + 5]["context"] = 42  # two blocks' kernels are under way by then
+    with pytest.raises(DatasetError, match=f"item {2 * _BLOCK + 6}"):
+        run_evals(rows, [FACTORIES[0](), FACTORIES[1]()], progress=False)
+    assert not [t for t in threading.enumerate() if t.name == "scorekit-kernels"]
+
+
+def test_a_sharded_run_over_many_blocks_equals_the_whole_run_on_its_items() -> None:
+    # a shard cannot start kernels while the rows load (it selects after): the blocks
+    # then go one ahead of the scoring only
+    from evals._runner import _BLOCK
+
+    rows = _block_rows(3 * _BLOCK, seed=11)
+    scorers = [FACTORIES[0](), FACTORIES[1](), FACTORIES[4]()]
+    whole = {r.item.id: r for r in run_evals(rows, scorers, progress=False).items}
+    half = run_evals(rows, scorers, shard="0/2", progress=False)
+    assert _BLOCK < len(half.items) < len(rows)
+    dump = {"exclude": {"duration_s"}, "mode": "json"}
+    for item in half.items:
+        for sid, result in item.scorer_results.items():
+            assert result.model_dump(**dump) == whole[item.item.id].scorer_results[sid].model_dump(
+                **dump
+            )
