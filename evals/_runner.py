@@ -326,7 +326,7 @@ async def _run_item(
 ) -> ItemResult:
     """One item, start to end (or, resuming with ``plan``, its scorers to re-run); a
     timeout becomes its error, its cut-off calls kept. ``prescored``: results a batch
-    implementation already computed (see `_score_block`)."""
+    implementation already computed (see `_Block.score`)."""
     started = time.perf_counter()
     if plan is None:
         result = ItemResult(item=item, scorer_results=dict(prescored or {}))
@@ -361,7 +361,7 @@ def _batched_item(
 ) -> ItemResult:
     """The `ItemResult` of an item every scorer's batch implementation scored:
     ``scored`` (the item's own dict, kept) has a result of each scorer, in the scorers'
-    order, as `_score_block` gives them; ``fingerprints`` is by scorer, in that order."""
+    order, as `_Block.score` gives them; ``fingerprints`` is by scorer, in that order."""
     fields: dict[str, Any] = {
         "item": item,
         "target_result": None,

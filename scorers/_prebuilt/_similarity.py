@@ -319,7 +319,7 @@ def _similarity_batch(opts: NonLLMContextOptions, per: str) -> Any:
             }
             start = end
             if recall:
-                score = scaled(sum(hits) / size)
+                score = scaled(_share(hits))
                 reason = _recall_text(runs[slot].reference_contexts, hits, measure, threshold)
             else:
                 score = scaled(average_precision(hits))
@@ -360,7 +360,11 @@ def _references_present(opts: NonLLMContextOptions) -> Any:
 def matched_share(run: ScorerRun, results: StepResults) -> float:
     """Recall: the share of references matched; 0 for empty context."""
     sims: Similarities | None = results["similarities"]
-    return 0.0 if sims is None else sum(sims.matched) / len(sims.matched)
+    return 0.0 if sims is None else _share(sims.matched)
+
+
+def _share(matched: list[bool]) -> float:
+    return sum(matched) / len(matched)
 
 
 def matched_precision(run: ScorerRun, results: StepResults) -> float:
