@@ -9,7 +9,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
@@ -482,7 +482,10 @@ class _Kernels:
 
     def _work(self) -> None:
         while (block := self._queue.get()) is not None:
-            block.compute(skip=self._closing)
+            # whatever happens, the block is marked done (its batch then computes what is
+            # missing) and the thread goes on: a later block never waits on a dead thread
+            with suppress(BaseException):
+                block.compute(skip=self._closing)
             self._finished += 1
 
     @property

@@ -316,3 +316,23 @@ def test_a_sharded_run_over_many_blocks_equals_the_whole_run_on_its_items() -> N
             assert result.model_dump(**dump) == whole[item.item.id].scorer_results[sid].model_dump(
                 **dump
             )
+
+
+def test_a_kernel_that_raises_a_base_exception_does_not_stall_the_blocks_after_it() -> None:
+    from evals._runner import _BLOCK
+    from scorers._runtime import Kernel
+
+    class Boom(BaseException):
+        pass
+
+    def exploding(runs):
+        def compute():
+            raise Boom
+
+        return {("pair_similarities", "levenshtein"): Kernel(compute, lambda value: value)}
+
+    rows = _block_rows(2 * _BLOCK + 3, seed=12)
+    plain = run_evals(rows, [FACTORIES[1]()], progress=False)
+    scorer = FACTORIES[1]()
+    scorer._kernels = exploding
+    assert _scored(run_evals(rows, [scorer], progress=False)) == _scored(plain)
