@@ -91,7 +91,7 @@ def floor(rows: list[dict], shared: bool = True) -> list[tuple]:
 def batched_floor(rows: list[dict]) -> list[tuple]:
     """The floor with its kernel batched as scorekit's batch path does it: one
     ``process.cpdist`` over every (chunk, reference) pair of all rows, on every core; the
-    rest as in `floor`. The gap between this row and run_evals is the framework."""
+    rest as in `floor`: what the kernel costs when batched as run_evals batches it."""
     similarity = distance.Levenshtein.normalized_similarity
     texts = [[c["text"] for c in row["context"]] for row in rows]
     refs = [row["reference_contexts"] for row in rows]

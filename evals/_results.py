@@ -340,18 +340,15 @@ def summarize(
     # then scorer by scorer, in C where it can be: columns of results, their statuses
     tables = list(map(_RESULTS, items))
     per: dict[str, ScorerSummary] = {}
-    columns: dict[str, list[ScoreResult]] = {}
     for sid in dict.fromkeys(chain(scorer_ids, chain.from_iterable(tables))):
         per[sid] = s = ScorerSummary()  # a scorer of results only: kept from an earlier run
-        column = columns[sid] = [table[sid] for table in tables if sid in table]
+        column = [table[sid] for table in tables if sid in table]
         if any(map(_CALLS, column)):
             for item in items:
                 result = item.scorer_results.get(sid)
                 if result is not None and result.judge_calls and sid not in old(item.item.id):
                     for call in result.judge_calls:
                         s.add(call)
-    for sid, s in per.items():
-        column = columns[sid]
         counts = Counter(map(_STATUS, column))  # plain counters: a model's setattr costs more
         s.n_scored, s.n_skipped = counts["scored"], counts["skipped"]
         s.n_error = counts["error"] + unrun[sid]

@@ -202,13 +202,13 @@ async def arun_evals(
         results_file = (
             ResultsFile(Path(results_path), resume, store_prompts) if results_path else None
         )
-    except BaseException:
+        done, partial = _resume_plans(items, results_file, fingerprints, call_target is not None)
+        todo = [item for item in items if item.id not in done]
+        bar = Progress(len(todo), progress)
+        limiter = anyio.CapacityLimiter(model_concurrency or concurrency * len(scorer_map))
+    except BaseException:  # from here on, the try below closes the kernel thread
         kernels.close()
         raise
-    done, partial = _resume_plans(items, results_file, fingerprints, call_target is not None)
-    todo = [item for item in items if item.id not in done]
-    bar = Progress(len(todo), progress)
-    limiter = anyio.CapacityLimiter(model_concurrency or concurrency * len(scorer_map))
 
     async def finish(item: EvalItem, prescored: dict[str, ScoreResult] | None = None) -> None:
         plan = partial.get(item.id)
@@ -474,7 +474,11 @@ class _Kernels:
         """Prepare ``block`` here and queue its kernels for the thread."""
         if block.prepare():
             if self._thread is None:
-                self._thread = threading.Thread(target=self._work, name="scorekit-kernels")
+                # always joined by `close`; a daemon only so that no path missed could
+                # keep the interpreter from exiting
+                self._thread = threading.Thread(
+                    target=self._work, name="scorekit-kernels", daemon=True
+                )
                 self._thread.start()
             self._submitted += 1
             self._queue.put(block)

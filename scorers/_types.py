@@ -403,19 +403,17 @@ def trusted(
     """
     instance = object.__new__(cls)
     _set_slot(instance, "__dict__", fields)
-    # every field is set, so one set serves all instances (pydantic only ever adds
-    # names of fields to it, and copies it for a model_copy)
     names = _ALL_FIELDS.get(cls)
     if names is None:
-        names = _ALL_FIELDS[cls] = set(cls.model_fields)
-    _set_slot(instance, "__pydantic_fields_set__", names)
+        names = _ALL_FIELDS[cls] = frozenset(cls.model_fields)
+    _set_slot(instance, "__pydantic_fields_set__", set(names))  # each instance its own
     _set_slot(instance, "__pydantic_extra__", None)
     _set_slot(instance, "__pydantic_private__", private)
     return instance
 
 
 _set_slot = object.__setattr__
-_ALL_FIELDS: dict[type[BaseModel], set[str]] = {}
+_ALL_FIELDS: dict[type[BaseModel], frozenset[str]] = {}
 
 
 def batch_result(scorer_id: str, score: float, reason: str, details: dict[str, Any]) -> ScoreResult:

@@ -169,22 +169,14 @@ def similarities_step(opts: NonLLMContextOptions, per: str) -> Any:
     return similarities
 
 
-def pair_similarities(
-    chunk_texts: list[list[str]], references: list[list[str]], measure: str
-) -> np.ndarray:
-    """Every (chunk, reference) similarity of many runs by one ``process.cpdist`` over
-    the pairs (on every core), in [0, 1], laid out run by run as each run's
-    ``chunks × references`` matrix, row-major: equal to `similarity_matrix` per run,
-    value for value."""
-    kernel = _pairs_kernel(chunk_texts, references, measure)
-    return kernel.finish(kernel.compute())
-
-
 def _pairs_kernel(
     chunk_texts: list[list[str]], references: list[list[str]], measure: str
 ) -> Kernel:
-    """`pair_similarities` as a `Kernel`: the pairs listed now, ``cpdist`` in
-    ``compute`` (multi-core, so rapidfuzz releases the GIL), the scaling in ``finish``."""
+    """Every (chunk, reference) similarity of many runs by one ``process.cpdist`` over
+    the pairs (on every core), in [0, 1], laid out run by run as each run's
+    ``chunks × references`` matrix, row-major (equal to `similarity_matrix` per run, value
+    for value), as a `Kernel`: the pairs listed now, ``cpdist`` in ``compute`` (multi-core,
+    so rapidfuzz releases the GIL), the scaling to [0, 1] in ``finish``."""
     left = [
         text
         for texts, refs in zip(chunk_texts, references, strict=True)
@@ -283,19 +275,23 @@ def _blocked(
     return _PairBlock(slots, rows, cols, flat, offsets, matrices)
 
 
-def _similarity_batch(opts: NonLLMContextOptions, per: str) -> Any:
-    """The vectorised twin of the recall (``per="reference"``) or precision (``"chunk"``)
-    pipeline for runs that carry their chunks and references, with a named measure and
-    no text normalisation; other runs are left to the pipeline (None)."""
+def _with_similarity_batch(pipeline: Scorer, opts: NonLLMContextOptions, per: str) -> Scorer:
+    """The recall (``per="reference"``) or precision (``"chunk"``) scorer ``pipeline``
+    with its vectorised twin and that batch's kernel (the block's pair similarities), when
+    the options allow one: a named measure and no text normalisation. The batch takes runs
+    that carry their chunks and references and leaves the others to the pipeline (None)."""
     measure = opts.measure
     if not isinstance(measure, str) or opts.ignore_case or opts.ignore_whitespace:
-        return None
+        return pipeline
     recall = per == "reference"
     threshold = opts.threshold
     best_key = f"best_per_{per}"
+    key = ("pair_similarities", measure)
+
+    def kernels(runs: Sequence[ScorerRun]) -> dict[Any, Kernel]:
+        return {key: _pair_block_kernel(runs, measure)}
 
     def batch(scorer: Scorer, runs: Any, memo: dict[Any, Any]) -> list[ScoreResult | None]:
-        key = ("pair_similarities", measure)
         if key not in memo:
             memo[key] = _pair_block(runs, measure)
         block: _PairBlock | None = memo[key]
@@ -327,19 +323,7 @@ def _similarity_batch(opts: NonLLMContextOptions, per: str) -> Any:
             out[slot] = batch_result(sid, score, reason, {"similarities": details})
         return out
 
-    return batch
-
-
-def _similarity_kernels(opts: NonLLMContextOptions) -> Any:
-    """The kernel of `_similarity_batch`: the pair similarities of its block."""
-    measure = opts.measure
-
-    def kernels(runs: Sequence[ScorerRun]) -> dict[Any, Kernel]:
-        if not isinstance(measure, str):
-            return {}
-        return {("pair_similarities", measure): _pair_block_kernel(runs, measure)}
-
-    return kernels
+    return pipeline._with_batch(batch, kernels)
 
 
 def _any_cjk(run: ScorerRun) -> bool:
@@ -431,8 +415,7 @@ def create_non_llm_context_recall_scorer(
         .generate_score(matched_share)
         .generate_reason(_recall_reason)
     )
-    batch = _similarity_batch(opts, "reference")
-    return scorer if batch is None else scorer._with_batch(batch, _similarity_kernels(opts))
+    return _with_similarity_batch(scorer, opts, "reference")
 
 
 @prebuilt("non-llm-context-precision", needs_model=False)
@@ -459,5 +442,4 @@ def create_non_llm_context_precision_scorer(
         .generate_score(matched_precision)
         .generate_reason(_precision_reason)
     )
-    batch = _similarity_batch(opts, "chunk")
-    return scorer if batch is None else scorer._with_batch(batch, _similarity_kernels(opts))
+    return _with_similarity_batch(scorer, opts, "chunk")
