@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from scorers import DatasetError
-from scorers._runtime import ContextList, ReferenceIds, ReferenceTexts
+from scorers._runtime import ContextList, ReferenceIds, ReferenceTexts, paused_gc
 
 from ._files import csv_rows, json_rows, jsonl_rows
 
@@ -270,12 +270,12 @@ def load_dataset(data: str | os.PathLike[str] | Iterable[Any]) -> list[EvalItem]
     Raises:
         DatasetError: Naming the row and field of the first problem.
     """
-    return list(iter_dataset(data))
+    # validation makes many objects and no cycles: collections would rescan them all
+    with paused_gc():
+        return list(_items(data))
 
 
-def iter_dataset(data: str | os.PathLike[str] | Iterable[Any]) -> Iterator[EvalItem]:
-    """`load_dataset` item by item (so that a run can start work on the first items while
-    the others load); the same checks, each error raised when its row is reached."""
+def _items(data: str | os.PathLike[str] | Iterable[Any]) -> Iterator[EvalItem]:
     if isinstance(data, (str, os.PathLike)):
         rows: Iterable[tuple[str, Any]] = _rows_from_path(Path(data))
     elif isinstance(data, Mapping):

@@ -11,7 +11,6 @@ are those of the stand-in's answers, an estimate.
 
 from __future__ import annotations
 
-import copy
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -21,6 +20,8 @@ from pydantic import BaseModel, Field
 from scorers import ConfigError, Judge, ModelRequest, PromptStep, Scorer, ScriptedTransport
 
 from ._data import load_dataset
+from ._options import scorer_map
+from ._rule_judge import rule_answer, schema_title
 
 
 class ScorerEstimate(BaseModel):
@@ -85,13 +86,7 @@ class RunEstimate(BaseModel):
 
 
 def _stand_in(request: ModelRequest) -> str:
-    from .testing._exchange import FakeRequest
-    from .testing._rule_judge import rule_based_judge
-
-    answer = rule_based_judge(
-        FakeRequest(body={"model": request.model, "messages": request.messages}, headers={})
-    )
-    return answer.content or ""
+    return rule_answer(request.prompt, schema_title(request.prompt))
 
 
 def _default_counter(model: str, messages: list[dict[str, Any]]) -> int:
@@ -109,27 +104,23 @@ async def aestimate_run(
     token_counter: Callable[[str, list[dict[str, Any]]], int] | None = None,
 ) -> RunEstimate:
     """Async `estimate_run`."""
-    from ._runner import _scorer_map, arun_evals
+    from ._runner import arun_evals
 
     count = token_counter or _default_counter
     items = load_dataset(data)
-    originals = _scorer_map(scorers)
+    originals = scorer_map(scorers)
     stand_ins: dict[str, Scorer] = {}
     judges: dict[str, Judge] = {}
     for sid, scorer in originals.items():
-        if any(isinstance(s.fn, PromptStep) and s.fn.judge is not None for s in scorer._steps):
+        if any(isinstance(s.fn, PromptStep) and s.fn.judge is not None for s in scorer.steps):
             raise ConfigError(
                 f"scorer {sid!r} has a step with its own judge; estimate_run cannot stand in for it"
             )
-        clone = copy.copy(scorer)
+        stand_ins[sid] = scorer
         if scorer.judge is not None:
-            fake = copy.copy(scorer.judge)
-            fake.transport = ScriptedTransport(_stand_in)
-            fake.cache = None
-            fake._own_limits = type(scorer.judge._own_limits)(None, None)
-            clone.judge = fake
+            stand_in = scorer.judge.stand_in(ScriptedTransport(_stand_in))
+            stand_ins[sid] = scorer.with_judge(stand_in)
             judges[sid] = scorer.judge
-        stand_ins[sid] = clone
     result = await arun_evals(items, stand_ins, concurrency=concurrency, progress=False)
     estimate = RunEstimate(items=len(items), latency_s=latency_s)
     for sid in originals:

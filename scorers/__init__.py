@@ -52,12 +52,11 @@ from ._prebuilt._precision import (
 from ._prebuilt._ranking import average_precision
 from ._prebuilt._recall import ContextRecallOptions, create_context_recall_scorer
 from ._prebuilt._similarity import (
-    MEASURES,
     NonLLMContextOptions,
     create_non_llm_context_precision_scorer,
     create_non_llm_context_recall_scorer,
-    similarity_matrix,
 )
+from ._prebuilt._similarity_math import MEASURES, similarity_matrix
 from ._scripted import ScriptedTransport
 from ._significance import PairedTest, holm, paired_test
 from ._steps import NotScorable, PromptStep, StepResults, not_scorable

@@ -74,3 +74,9 @@ def optional_positive(name: str, value: Any) -> float | None:
 def scale(value: Any) -> float:
     """A scorer's ``scale``: finite, > 0 and at most `MAX_SCALE`."""
     return positive("scale", value, maximum=MAX_SCALE)
+
+
+def clip_scaled(number: float, scale: float) -> float:
+    """A score in [0, 1] times ``scale``, clipped to ``[0, scale]`` (NaN stays NaN)."""
+    value = number * scale
+    return 0.0 if value < 0.0 else scale if value > scale else value

@@ -18,7 +18,6 @@ from ._structured import json_schema
 
 if TYPE_CHECKING:
     from ._judge import Judge
-    from ._pipeline import Scorer
 
 
 def _name(fn: Any) -> str:
@@ -54,7 +53,7 @@ def _step(fn: Any) -> Any:
     return None if fn is None else _name(fn)
 
 
-def scorer_fingerprint(scorer: Scorer) -> str:
+def scorer_fingerprint(scorer: Any) -> str:
     """16 hex digits of the sha256 of the scorer's id, scale, options, steps (prompt
     versions and response schemas included) and judge (model, api_base, sampling
     parameters; not timeouts, retries or credentials)."""
@@ -63,9 +62,9 @@ def scorer_fingerprint(scorer: Scorer) -> str:
         "scale": scorer.scale,
         "config": _jsonable(scorer.config),
         "judge": _judge(scorer.judge),
-        "steps": [[s.kind, s.name, _step(s.fn)] for s in scorer._steps],
-        "score": _step(scorer._score_fn),
-        "reason": _step(scorer._reason_step),
+        "steps": [[s.kind, s.name, _step(s.fn)] for s in scorer.steps],
+        "score": _step(scorer.score_fn),
+        "reason": _step(scorer.reason_step),
     }
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=repr)
     return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -9,6 +9,7 @@ nothing of the judge.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import inspect
 import json
@@ -178,6 +179,16 @@ class Judge:
 
     def __repr__(self) -> str:
         return f"Judge(model={self.model!r}, api_base={self.api_base!r})"
+
+    def stand_in(self, transport: Transport) -> Judge:
+        """A copy of this judge that asks ``transport`` instead, with no cache and no
+        limits of its own, every request parameter kept: the prompts and token counts of
+        a dry run (`evals.estimate_run`) are then the real ones."""
+        clone = copy.copy(self)
+        clone.transport = transport
+        clone.cache = None
+        clone._own_limits = Limits(None, None)
+        return clone
 
     def close(self) -> None:
         """Release the transport (stops the helper processes of ``client_processes``)."""

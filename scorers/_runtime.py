@@ -11,17 +11,18 @@ from __future__ import annotations
 from . import _litellm
 from ._calls import detached_calls, record_calls
 from ._checks import finite, integer, optional_integer, optional_positive, positive
+from ._engine import Job, Scored, score_many
+from ._engine._gc import paused_gc
 from ._fences import block, fence, tagged
 from ._limits import Budget, run_budget, run_cap
 from ._messages import question_text
-from ._pipeline import Kernel, frozen_gc, paused_gc
 from ._prebuilt._precision import chunk_verdict_prompt
 from ._retry import count_prompt_tokens
 from ._significance import adjust_family
 from ._sync import run_sync
 from ._tasks import map_bounded, task_group
 from ._text import nfkc, words
-from ._types import ContextList, ReferenceIds, ReferenceTexts, to_chunks, trusted
+from ._types import ContextList, ReferenceIds, ReferenceTexts, to_chunks
 from ._types import _json_fallback as json_fallback
 
 
@@ -33,9 +34,10 @@ def litellm_import_cpu_s() -> float:
 __all__ = [
     "Budget",
     "ContextList",
-    "Kernel",
+    "Job",
     "ReferenceIds",
     "ReferenceTexts",
+    "Scored",
     "adjust_family",
     "block",
     "chunk_verdict_prompt",
@@ -43,7 +45,6 @@ __all__ = [
     "detached_calls",
     "fence",
     "finite",
-    "frozen_gc",
     "integer",
     "json_fallback",
     "litellm_import_cpu_s",
@@ -58,9 +59,9 @@ __all__ = [
     "run_budget",
     "run_cap",
     "run_sync",
+    "score_many",
     "tagged",
     "task_group",
     "to_chunks",
-    "trusted",
     "words",
 ]

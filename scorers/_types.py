@@ -8,7 +8,7 @@ import math
 from collections.abc import Mapping
 from itertools import chain, repeat
 from operator import contains
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -62,6 +62,7 @@ class Chunk(BaseModel):
 
 
 _TEXT_KEYS = ("text", "content", "page_content")
+_ONLY_CHUNKS = {Chunk}
 _PLAIN_KEYS = frozenset({"id", "text", "metadata"})
 
 
@@ -119,6 +120,8 @@ def to_chunks(values: Any) -> list[Chunk]:
     string or any other non-list value is an error.
     """
     if type(values) is list:  # the common case first: an ABC isinstance check costs more
+        if _ONLY_CHUNKS == set(map(type, values)):  # validated already (an item's own)
+            return values
         if _plain_dicts(values):
             try:  # the [{"id", "text"}, ...] shape: one validation call for the list
                 return _plain_chunks().validate_python(values)
@@ -387,47 +390,3 @@ def _json_fallback(value: Any) -> Any:
     if hasattr(value, "tolist"):
         return value.tolist()
     return repr(value)
-
-
-_Model = TypeVar("_Model", bound=BaseModel)
-
-
-def trusted(
-    cls: type[_Model], fields: dict[str, Any], private: dict[str, Any] | None = None
-) -> _Model:
-    """An instance of ``cls`` holding ``fields`` as they are, unvalidated: for results
-    scorekit builds itself from values already of their fields' types, never for user
-    input. Every field must be given. (pydantic's ``model_construct`` skips validation
-    too, but inspects each default factory on every call: slower than validating.) A
-    `ScorerRun` costs a third of its validation this way, which re-checks every chunk.
-    """
-    instance = object.__new__(cls)
-    _set_slot(instance, "__dict__", fields)
-    names = _ALL_FIELDS.get(cls)
-    if names is None:
-        names = _ALL_FIELDS[cls] = frozenset(cls.model_fields)
-    _set_slot(instance, "__pydantic_fields_set__", set(names))  # each instance its own
-    _set_slot(instance, "__pydantic_extra__", None)
-    _set_slot(instance, "__pydantic_private__", private)
-    return instance
-
-
-_set_slot = object.__setattr__
-_ALL_FIELDS: dict[type[BaseModel], frozenset[str]] = {}
-
-
-def batch_result(scorer_id: str, score: float, reason: str, details: dict[str, Any]) -> ScoreResult:
-    """A ``"scored"`` `ScoreResult` of a batch implementation (no model calls; its
-    ``duration_s`` set by `Scorer.score_block`), built by `trusted`: a batch makes
-    thousands of them from values of the right types."""
-    fields = {
-        "scorer_id": scorer_id,
-        "score": score,
-        "reason": reason,
-        "status": "scored",
-        "details": details,
-        "judge_calls": [],
-        "error": None,
-        "duration_s": 0.0,
-    }
-    return trusted(ScoreResult, fields)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from .._rule_judge import schema_title
 
 
 @dataclass
@@ -56,8 +57,7 @@ class FakeRequest:
         name = (fmt.get("json_schema") or {}).get("name")
         if name:
             return str(name)
-        match = re.search(r'"title":"(\w+)","type":"object"\}\s*$', self.task_prompt)
-        return match.group(1) if match else None
+        return schema_title(self.task_prompt)
 
     @property
     def is_repair(self) -> bool:

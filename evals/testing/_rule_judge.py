@@ -1,40 +1,10 @@
-"""`rule_based_judge`: scorekit's judge prompts answered by rule, for exact expected scores.
-
-It reads prompts with the same fence grammar the scorers write them in
-(`scorers._fences`), so the two cannot drift apart.
-"""
+"""`rule_based_judge`: the fake server's default handler, answering scorekit's judge
+prompts by rule (see `evals._rule_judge`) for exact expected scores."""
 
 from __future__ import annotations
 
-import json
-import re
-
-from scorers._runtime import block, tagged, words
-
+from .._rule_judge import rule_answer, supports
 from ._exchange import FakeRequest, FakeResponse
-
-_STOP = frozenset(
-    "a an the of in on at to for by with and or is are was were be been it its this that "
-    "as from which who whom".split()
-)
-
-
-def _words(text: str) -> set[str]:
-    """Content words; Chinese, Japanese and Korean text as character bigrams."""
-    return {w for w in words(text.lower()) if w not in _STOP}
-
-
-def _sentences(text: str) -> list[str]:
-    """Sentences: after ``. ! ?`` and a space, or after ``。！？`` (CJK full stops)."""
-    parts = re.split(r"(?<=[.!?])\s+|(?<=[。！？])\s*", text.strip())
-    return [s.strip() for s in parts if s.strip()]
-
-
-def supports(evidence: str, statement: str, threshold: float = 0.6) -> bool:
-    """The rule the fake judge uses: at least ``threshold`` of the statement's content
-    words occur in the evidence."""
-    wanted = _words(statement)
-    return bool(wanted) and len(wanted & _words(evidence)) / len(wanted) >= threshold
 
 
 def rule_based_judge(request: FakeRequest) -> FakeResponse:
@@ -45,41 +15,7 @@ def rule_based_judge(request: FakeRequest) -> FakeResponse:
     - ``ChunkVerdicts``: "yes" when the chunk supports some sentence of the reference.
     - ``Reason``: a fixed sentence.
     """
-    prompt = request.task_prompt
-    name = request.schema_name
-    if name == "Claims":
-        return FakeResponse(json.dumps({"claims": _sentences(block("answer", prompt) or "")}))
-    if name == "ClaimVerdicts":
-        chunks, claims = tagged("chunk", prompt), tagged("claim", prompt)
-        verdicts = [
-            {
-                "claim_index": i,
-                "verdict": "yes" if any(supports(c, claim) for c in chunks) else "no",
-                "reason": "word overlap with a chunk"
-                if any(supports(c, claim) for c in chunks)
-                else "no chunk states it",
-            }
-            for i, claim in enumerate(claims)
-        ]
-        return FakeResponse(json.dumps({"verdicts": verdicts}))
-    if name == "ChunkVerdicts":
-        reference = block("ground_truth", prompt) or block("answer", prompt) or ""
-        chunks = tagged("chunk", prompt)
-        offset_match = re.search(r'<chunk index="(\d+)">', prompt)
-        offset = int(offset_match.group(1)) if offset_match else 0
-        verdicts = []
-        for i, chunk in enumerate(chunks):
-            useful = any(supports(chunk, s) for s in _sentences(reference))
-            verdicts.append(
-                {
-                    "context_index": offset + i,
-                    "verdict": "yes" if useful else "no",
-                    "reason": "states part of the reference"
-                    if useful
-                    else "unrelated to the reference",
-                }
-            )
-        return FakeResponse(json.dumps({"verdicts": verdicts}))
-    if name == "Reason":
-        return FakeResponse(json.dumps({"reason": "rule-based fake judge reason"}))
-    return FakeResponse(json.dumps({"answer": "fake"}))
+    return FakeResponse(rule_answer(request.task_prompt, request.schema_name))
+
+
+__all__ = ["rule_based_judge", "supports"]

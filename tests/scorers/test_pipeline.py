@@ -132,6 +132,7 @@ def test_model_free_scorers_run_inline_even_when_a_step_waits():
     import anyio
 
     from evals import run_evals
+    from scorers._engine import score_inline
 
     async def slow_step(run, results):
         await anyio.sleep(0.01)  # a real suspension: the run finishes under the loop
@@ -151,9 +152,9 @@ def test_model_free_scorers_run_inline_even_when_a_step_waits():
     assert result.scores == {"waits": 0.55, "plain": 0.5}
 
     async def finish():
-        inline = waits.run_inline(ScorerRun(input="abcd"))
+        inline = score_inline(waits, ScorerRun(input="abcd"))
         assert not isinstance(inline, ScoreResult)  # it waited: an awaitable comes back
         return await inline
 
     assert anyio.run(finish).score == 0.4
-    assert plain.run_inline(ScorerRun(input="x")).score == 0.5  # done at once
+    assert score_inline(plain, ScorerRun(input="x")).score == 0.5  # done at once

@@ -1,0 +1,134 @@
+"""Items as the engine's jobs, and finished jobs as `ItemResult`s.
+
+An item becomes one `Job`: its run when the item carries its output (or an earlier run's
+kept target output, when resuming), else a ``prepare`` that calls the target first.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorers import JudgeCall, JudgeSetupError, ScorerRun
+from scorers._runtime import Job, Scored, record_calls
+
+from ._data import EvalItem
+from ._results import ItemError, ItemResult, TargetResult
+from ._resume import ResumePlan
+from ._targets import as_target_result
+
+Target = Callable[[Any], Awaitable[Any]]
+
+
+@dataclass
+class Pending:
+    """What is known of an item before its scorers finish.
+
+    Attributes:
+        item: The item.
+        kept: Resuming: the earlier result and the scorer results it keeps.
+        target_result: What the target returned.
+        target_calls: The target's model calls.
+        error: The target's failure.
+    """
+
+    item: EvalItem
+    kept: ItemResult | None = None
+    target_result: TargetResult | None = None
+    target_calls: list[JudgeCall] = field(default_factory=list)
+    error: ItemError | None = None
+
+
+def scorer_run(item: EvalItem, output: Any, context: Any) -> ScorerRun:
+    """The `ScorerRun` of an item, with the output (and retrieved context) to score."""
+    return ScorerRun(
+        input=item.input,
+        output=output,
+        ground_truth=item.ground_truth,
+        context=context,
+        reference_contexts=item.reference_contexts,
+        reference_context_ids=item.reference_context_ids,
+        claims=item.claims,
+        request_context={"item_id": item.id, "metadata": item.metadata},
+        run_id=item.id,
+    )
+
+
+def make_jobs(
+    items: Sequence[EvalItem], partial: Mapping[str, ResumePlan], target: Target | None
+) -> list[Job]:
+    """One `Job` per item; an item resumed in part runs only its ``rescore`` scorers, on
+    the kept target output."""
+    jobs = []
+    for item in items:
+        plan = partial.get(item.id)
+        if plan is not None:
+            kept = plan.kept.target_result
+            output = item.output if kept is None else kept.output
+            context = item.context if kept is None or kept.context is None else kept.context
+            pending = Pending(item, plan.kept, kept, list(plan.kept.target_calls))
+            jobs.append(Job(pending, scorer_run(item, output, context), only=plan.rescore))
+        elif target is None:
+            jobs.append(Job(Pending(item), scorer_run(item, item.output, item.context)))
+        else:
+            pending = Pending(item)
+            jobs.append(Job(pending, prepare=_calling(target, pending)))
+    return jobs
+
+
+def _calling(target: Target, pending: Pending) -> Callable[[], Awaitable[ScorerRun | None]]:
+    async def prepare() -> ScorerRun | None:
+        item = pending.item
+        started = time.perf_counter()
+        with record_calls() as calls:
+            try:
+                value = await target(item.input)
+            except JudgeSetupError:
+                raise  # a broken judge setup stops the run
+            except Exception as exc:
+                pending.error = ItemError(phase="target", message=f"{type(exc).__name__}: {exc}")
+                return None
+            finally:
+                pending.target_calls = list(calls)
+        result = as_target_result(value)
+        result.duration_s = time.perf_counter() - started
+        pending.target_result = result
+        context = item.context if result.context is None else result.context
+        return scorer_run(item, result.output, context)
+
+    return prepare
+
+
+def item_result(
+    scored: Scored, order: Sequence[str], fingerprints: Mapping[str, str], timeout: float | None
+) -> ItemResult:
+    """The `ItemResult` of a finished job: kept and new scorer results in the scorers'
+    order, the first failure as its error (a timeout first, then the target's)."""
+    pending: Pending = scored.job.key
+    found = {**(pending.kept.scorer_results if pending.kept else {}), **scored.results}
+    results = {sid: found[sid] for sid in order if sid in found}
+    error = pending.error
+    other: list[JudgeCall] = []
+    if scored.timed_out:
+        error = ItemError(phase="timeout", message=f"item took over {timeout:g} s")
+        counted = {id(c) for c in pending.target_calls}
+        for result in results.values():
+            counted.update(id(c) for c in result.judge_calls)
+        other = [c for c in scored.calls if id(c) not in counted]
+    elif error is None:
+        failed = next((sid for sid, r in results.items() if r.status == "error"), None)
+        if failed is not None:
+            message = results[failed].error or ""
+            error = ItemError(phase="score", scorer_id=failed, message=message)
+    return ItemResult(
+        item=pending.item,
+        target_result=pending.target_result,
+        scorer_results=results,
+        error=error,
+        duration_s=scored.duration_s,
+        target_calls=pending.target_calls,
+        other_calls=other,
+        fingerprints={sid: fingerprints[sid] for sid in results},
+    )

@@ -1,0 +1,97 @@
+"""The checked options of a run: what `run_evals` validates before any work starts."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scorers import ConfigError, Scorer
+from scorers._runtime import finite, integer, positive
+
+from ._shards import parse_shard
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """`run_evals`' keyword options, each checked (the messages name the option, the
+    allowed range and the value given). See `arun_evals` for their meaning."""
+
+    concurrency: int = 8
+    model_concurrency: int | None = None
+    results_path: str | os.PathLike[str] | None = None
+    resume: bool = False
+    fail_fast: bool = False
+    item_timeout: float | None = None
+    thresholds: Mapping[str, float] | None = None
+    min_scored: float | None = None
+    store_prompts: bool = True
+    shard: Any = None
+    max_cost: float | None = None
+    progress: bool | None = None
+
+    @classmethod
+    def checked(cls, scorers: Mapping[str, Scorer], **options: Any) -> RunOptions:
+        """The options with numbers checked, ``shard`` parsed and ``thresholds`` known.
+
+        Raises:
+            ConfigError: Naming the first option that is out of range.
+        """
+        given = cls(**options)
+        min_scored = given.min_scored
+        if min_scored is not None and not 0 <= finite("min_scored", min_scored) <= 1:
+            raise ConfigError(f"min_scored must be a share between 0 and 1; got {min_scored!r}")
+        if given.results_path is None and given.resume:
+            raise ConfigError("resume=True needs results_path")
+        return cls(
+            **{
+                **options,
+                "concurrency": integer("concurrency", given.concurrency),
+                "model_concurrency": _maybe(integer, "model_concurrency", given.model_concurrency),
+                "item_timeout": _maybe(positive, "item_timeout", given.item_timeout),
+                "max_cost": _maybe(positive, "max_cost", given.max_cost),
+                "shard": parse_shard(given.shard),
+                "thresholds": _thresholds(given.thresholds, scorers),
+            }
+        )
+
+
+def _maybe(check: Any, name: str, value: Any) -> Any:
+    return None if value is None else check(name, value)
+
+
+def _thresholds(
+    thresholds: Mapping[str, float] | None, scorers: Mapping[str, Scorer]
+) -> dict[str, float]:
+    found = {sid: finite(f"thresholds[{sid!r}]", v) for sid, v in (thresholds or {}).items()}
+    unknown = sorted(set(found) - set(scorers))
+    if unknown:
+        raise ConfigError(f"thresholds name unknown scorers {unknown}; scorers: {sorted(scorers)}")
+    return found
+
+
+def scorer_map(scorers: Sequence[Scorer] | Mapping[str, Scorer] | Scorer) -> dict[str, Scorer]:
+    """Scorers by the key their results go under: their ids, or the given names.
+
+    Raises:
+        ConfigError: For no scorers, a value that is not a `Scorer`, or two sharing an id.
+    """
+    if isinstance(scorers, Scorer):
+        scorers = [scorers]
+    if isinstance(scorers, Mapping):
+        mapping = dict(scorers)
+    else:
+        mapping = {}
+        for scorer in scorers:
+            if not isinstance(scorer, Scorer):
+                raise ConfigError(f"scorers must be Scorer objects, got {type(scorer).__name__}")
+            if scorer.id in mapping:
+                raise ConfigError(
+                    f"two scorers share the id {scorer.id!r}; pass a dict {{name: scorer}} "
+                    "to name them apart"
+                )
+            mapping[scorer.id] = scorer
+    if not mapping:
+        raise ConfigError("run_evals needs at least one scorer")
+    return mapping

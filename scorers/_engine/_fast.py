@@ -1,0 +1,89 @@
+"""Fast paths: plug-ins registered per prebuilt scorer, and blocks scored with them.
+
+A prebuilt factory calls `with_fast_path(scorer, options)`; when a plug-in is registered
+under the scorer's id and accepts the options, the returned scorer carries it. The
+engine then scores blocks of ready runs with it (`score_block`) and leaves every run the
+plug-in declines to the scorer's steps. A plug-in must give exactly the steps' results:
+one contract test checks every registered plug-in against them.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from .._types import ScoreResult, ScorerRun
+from ._spec import FastPath, Memo, ScorerSpec
+
+FastPathFactory = Callable[[Any], "FastPath | None"]
+"""``factory(options) -> plug-in``, or None when these options have no fast path."""
+
+_REGISTRY: dict[str, FastPathFactory] = {}
+
+S = TypeVar("S", bound=ScorerSpec)
+
+
+def register_fast_path(scorer_id: str) -> Callable[[FastPathFactory], FastPathFactory]:
+    """Register the decorated ``factory(options)`` as the fast path of ``scorer_id``."""
+
+    def register(factory: FastPathFactory) -> FastPathFactory:
+        _REGISTRY[scorer_id] = factory
+        return factory
+
+    return register
+
+
+def registered_fast_paths() -> dict[str, FastPathFactory]:
+    """Every registered fast-path factory by scorer id (for the contract test)."""
+    return dict(_REGISTRY)
+
+
+def with_fast_path(scorer: S, options: Any) -> S:
+    """``scorer`` carrying the fast path registered under its id, if one is and it takes
+    ``options``; else ``scorer`` itself. Any builder method drops it again (a changed
+    pipeline no longer matches the plug-in)."""
+    factory = _REGISTRY.get(scorer.id)
+    plugin = None if factory is None else factory(options)
+    if plugin is None:
+        return scorer
+    clone = copy.copy(scorer)
+    clone._fast_path = plugin
+    return clone
+
+
+def has_fast_path(scorer: ScorerSpec) -> bool:
+    """Whether ``scorer`` carries a fast path."""
+    return scorer._fast_path is not None
+
+
+def score_block(
+    scorers: Mapping[str, ScorerSpec], runs: Sequence[ScorerRun]
+) -> list[dict[str, ScoreResult]]:
+    """Per run, the results the scorers' fast paths give (by scorer key). A run a plug-in
+    declines, or every run of a plug-in that raises, is left out: the scorer's steps score
+    it afterwards and record any error item by item."""
+    found: list[dict[str, ScoreResult]] = [{} for _ in runs]
+    memo: Memo = {}
+    for key, scorer in scorers.items():
+        plugin = scorer._fast_path
+        if plugin is None or not runs:
+            continue
+        started = time.perf_counter()
+        try:
+            outcomes = plugin.score(runs, memo)
+        except Exception:
+            continue
+        each = (time.perf_counter() - started) / len(runs)
+        for slot, outcome in zip(found, outcomes, strict=True):
+            if outcome is not None:
+                score, reason, details = outcome
+                slot[key] = ScoreResult(
+                    scorer_id=scorer.id,
+                    score=score,
+                    reason=reason,
+                    details=details,
+                    duration_s=each,
+                )
+    return found

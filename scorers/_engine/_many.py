@@ -1,0 +1,237 @@
+"""`score_many`: every way many runs of many scorers are scored, chosen in one place.
+
+- Ready runs and model-free scorers only: inline, in blocks of `BLOCK` runs; each block
+  goes through the scorers' fast paths first (`score_block`), and the steps score what
+  the fast paths left, without a task per run.
+- Otherwise a task per job, ``concurrency`` at a time; in each, the model-free scorers run
+  inline and the others concurrently.
+
+Every model call of the run shares one capacity limiter and one cost budget.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+
+from .._calls import record_calls
+from .._errors import JudgeSetupError
+from .._limits import Budget, run_budget, run_cap
+from .._tasks import map_bounded, task_group
+from .._types import JudgeCall, ScoreResult, ScorerRun
+from ._execute import error_result, score_inline, score_one
+from ._fast import has_fast_path, score_block
+from ._gc import frozen_gc, paused_gc
+from ._spec import ScorerSpec, model_free
+
+BLOCK = 256
+"""Runs scored together by the fast paths."""
+
+
+@dataclass
+class Job:
+    """One item's scoring work.
+
+    Attributes:
+        key: The caller's handle for the item, handed back in `Scored`.
+        run: The validated run to score; or None, with ``prepare``.
+        prepare: ``async () -> ScorerRun | None``: makes the run first (a target call);
+            None from it means there is nothing to score. Its time counts against the
+            timeout and its model calls are in `Scored.calls`.
+        only: Keys of the scorers to run (None: all of them).
+    """
+
+    key: Any
+    run: ScorerRun | None = None
+    prepare: Callable[[], Awaitable[ScorerRun | None]] | None = None
+    only: Collection[str] | None = None
+
+
+@dataclass
+class Scored:
+    """A finished job.
+
+    Attributes:
+        job: The job.
+        results: Each scorer's result by key, in the scorers' order.
+        calls: Every model call the job made (``prepare``'s included), answered, failed
+            or cut off.
+        timed_out: Whether the timeout cut the job short (``results`` has what finished).
+        duration_s: Wall time of the job.
+    """
+
+    job: Job
+    results: dict[str, ScoreResult]
+    calls: list[JudgeCall] = field(default_factory=list)
+    timed_out: bool = False
+    duration_s: float = 0.0
+
+
+OnScored = Callable[[Scored], Awaitable[None]]
+
+
+async def score_many(
+    scorers: Mapping[str, ScorerSpec],
+    jobs: Sequence[Job],
+    on_scored: OnScored,
+    *,
+    concurrency: int = 8,
+    model_concurrency: int | None = None,
+    max_cost: float | None = None,
+    timeout: float | None = None,
+    raise_errors: bool = False,
+) -> None:
+    """Score every job with ``scorers``; ``on_scored`` gets each job as it finishes.
+
+    Args:
+        scorers: The scorers by key (the keys of `Scored.results`).
+        jobs: The work, already checked by the caller.
+        on_scored: Awaited once per finished job; an exception in it stops the run (jobs
+            in flight are cancelled).
+        concurrency: Jobs in flight at once.
+        model_concurrency: A cap on model requests in flight across the run (None: only
+            each judge's own limits).
+        max_cost: A cap in USD on the run's model calls (`BudgetExceededError` past it).
+        timeout: Seconds allowed per job (``prepare`` included).
+        raise_errors: Re-raise a scorer's exception instead of recording an error result.
+
+    Raises:
+        JudgeSetupError: At the first model call that meets a broken setup.
+    """
+    keys_free = {key for key, scorer in scorers.items() if model_free(scorer)}
+    inline = len(keys_free) == len(scorers) and all(job.prepare is None for job in jobs)
+    fast = {key: scorer for key, scorer in scorers.items() if has_fast_path(scorer)}
+    gc_mode: AbstractContextManager[None]
+    # fast paths make no reference cycles, so the GC can pause for them; with other code
+    # running, the long-lived inputs are only kept out of its scans
+    gc_mode = paused_gc() if inline and len(fast) == len(scorers) else frozen_gc()
+    limiter = None if model_concurrency is None else anyio.CapacityLimiter(model_concurrency)
+    with (
+        run_cap(limiter) if limiter is not None else nullcontext(),
+        run_budget(Budget(max_cost)) if max_cost is not None else nullcontext(),
+        gc_mode,
+    ):
+        if inline:
+            await _in_blocks(scorers, fast, jobs, on_scored, timeout, raise_errors)
+        else:
+
+            async def one(job: Job) -> None:
+                await on_scored(await _score_job(scorers, keys_free, job, timeout, raise_errors))
+
+            await map_bounded(one, jobs, concurrency)
+
+
+async def _in_blocks(
+    scorers: Mapping[str, ScorerSpec],
+    fast: Mapping[str, ScorerSpec],
+    jobs: Sequence[Job],
+    on_scored: OnScored,
+    timeout: float | None,
+    raise_errors: bool,
+) -> None:
+    for start in range(0, len(jobs), BLOCK):
+        block = jobs[start : start + BLOCK]
+        found = score_block(fast, [job.run for job in block])  # type: ignore[misc]
+        for job, done in zip(block, found, strict=True):
+            if job.only is not None:
+                done = {key: result for key, result in done.items() if key in job.only}
+            if len(done) == len(scorers):
+                duration = sum(result.duration_s for result in done.values())
+                await on_scored(Scored(job, _ordered(scorers, done), [], False, duration))
+            else:
+                await on_scored(
+                    await _score_job(scorers, scorers, job, timeout, raise_errors, done)
+                )
+        await anyio.sleep(0)  # let cancellation (Ctrl-C) in
+
+
+async def _score_job(
+    scorers: Mapping[str, ScorerSpec],
+    keys_free: Collection[str],
+    job: Job,
+    timeout: float | None,
+    raise_errors: bool,
+    done: dict[str, ScoreResult] | None = None,
+) -> Scored:
+    """One job start to end; ``done``: results a fast path gave already."""
+    started = time.perf_counter()
+    results = dict(done or {})
+    wanted = scorers if job.only is None else {k: scorers[k] for k in job.only if k in scorers}
+    to_run = {key: scorer for key, scorer in wanted.items() if key not in results}
+    timed_out = False
+    with record_calls() as calls:
+        try:
+            with anyio.fail_after(timeout) if timeout is not None else nullcontext():
+                run = job.run if job.prepare is None else await job.prepare()
+                if run is not None:
+                    await _score_run(to_run, keys_free, run, results, raise_errors)
+        except TimeoutError:
+            if timeout is None:
+                raise
+            timed_out = True
+    duration = time.perf_counter() - started + sum(r.duration_s for r in (done or {}).values())
+    return Scored(job, _ordered(scorers, results), list(calls), timed_out, duration)
+
+
+async def _score_run(
+    scorers: Mapping[str, ScorerSpec],
+    keys_free: Collection[str],
+    run: ScorerRun,
+    results: dict[str, ScoreResult],
+    raise_errors: bool,
+) -> None:
+    """One run's scorers: the model-free ones inline, the others concurrently."""
+
+    async def score(key: str, scorer: ScorerSpec) -> None:
+        started = time.perf_counter()
+        try:
+            if key in keys_free:  # no task, no loop round trip
+                outcome = score_inline(scorer, run)
+                if not isinstance(outcome, ScoreResult):
+                    outcome = await outcome
+                results[key] = outcome
+            else:
+                results[key] = await score_one(scorer, run)
+        except JudgeSetupError:
+            raise  # every other run would fail the same way
+        except Exception as exc:
+            if raise_errors:
+                raise
+            results[key] = error_result(scorer.id, exc, time.perf_counter() - started)
+
+    concurrent = [key for key in scorers if key not in keys_free]
+    for key, scorer in scorers.items():
+        if key in keys_free or len(concurrent) == 1:
+            await score(key, scorer)
+    if len(concurrent) > 1:
+        async with task_group() as tg:
+            for key in concurrent:
+                tg.start_soon(score, key, scorers[key])
+
+
+def _ordered(
+    scorers: Mapping[str, ScorerSpec], results: Mapping[str, ScoreResult]
+) -> dict[str, ScoreResult]:
+    return {key: results[key] for key in scorers if key in results}
+
+
+async def score_runs(
+    scorer: ScorerSpec, runs: Sequence[ScorerRun], *, concurrency: int, raise_errors: bool
+) -> list[ScoreResult]:
+    """One scorer over many validated runs, ``concurrency`` at a time, in input order
+    (what ``Scorer.arun_many`` does)."""
+    found: list[ScoreResult | None] = [None] * len(runs)
+
+    async def keep(scored: Scored) -> None:
+        found[scored.job.key] = scored.results["scorer"]
+
+    jobs = [Job(i, run) for i, run in enumerate(runs)]
+    await score_many(
+        {"scorer": scorer}, jobs, keep, concurrency=concurrency, raise_errors=raise_errors
+    )
+    return found  # type: ignore[return-value]  # every job was scored

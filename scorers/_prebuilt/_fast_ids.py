@@ -1,0 +1,59 @@
+"""The fast path of the ID recall and precision scorers: ranked ids once per block,
+shared by both plug-ins through the block's memo."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .._checks import clip_scaled
+from .._engine import FastPath, Memo, Outcome, register_fast_path
+from .._errors import ConfigError
+from .._steps import detail_value
+from .._types import ScorerRun
+from ._ranked_ids import RankedIds, rank, relevance_grades
+
+
+def _ranked(run: ScorerRun) -> RankedIds | None:
+    """A run's ranked ids; None leaves the run to the steps (which also name a missing
+    id)."""
+    if not run.context or not run.reference_context_ids:
+        return None
+    try:
+        ranked = rank(relevance_grades(run), run.context)
+    except ConfigError:
+        return None
+    return ranked if ranked.relevant_ids else None
+
+
+@dataclass(frozen=True)
+class IDFastPath:
+    """ID ``"recall"`` or ``"precision"`` for the runs of a block that carry chunks (all
+    with ids) and relevant reference ids."""
+
+    what: str
+    scale: float
+
+    def score(self, runs: Sequence[ScorerRun], memo: Memo) -> list[Outcome | None]:
+        shared = memo.get("ranked_ids")
+        if shared is None:
+            shared = memo["ranked_ids"] = [_ranked(run) for run in runs]
+        out: list[Outcome | None] = [None] * len(runs)
+        for i, ids in enumerate(shared):
+            if ids is not None:
+                value = ids.recall() if self.what == "recall" else ids.precision()
+                score = clip_scaled(value, self.scale)
+                out[i] = (score, ids.reason(self.what, score), {"ids": detail_value(ids)})
+        return out
+
+
+def _plugin(what: str) -> Any:
+    def make(options: Any) -> FastPath:
+        return IDFastPath(what, options.scale)
+
+    return make
+
+
+register_fast_path("id-context-recall")(_plugin("recall"))
+register_fast_path("id-context-precision")(_plugin("precision"))

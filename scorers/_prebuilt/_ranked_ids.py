@@ -1,0 +1,108 @@
+"""Retrieved ids in rank order against graded reference ids: the ID scorers' pure part."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import Any
+
+from .._errors import ConfigError
+from .._types import Chunk, ScorerRun
+
+_ID = attrgetter("id")
+
+
+def ranked_ids(chunks: list[Chunk]) -> list[str]:
+    """Chunk ids in rank order, duplicates dropped keeping the first rank.
+
+    Raises:
+        ConfigError: If a chunk has no id.
+    """
+    ids = list(map(_ID, chunks))
+    if None in ids:
+        raise ConfigError(
+            f"retrieved chunk #{ids.index(None) + 1} has no id; ID-based and ranking scorers "
+            "need ids: pass context as {'id': ..., 'text': ...} dicts or Chunk(id=...)"
+        )
+    return list(dict.fromkeys(ids))  # type: ignore[arg-type]  # no None left
+
+
+def relevance_grades(run: ScorerRun) -> dict[str, float]:
+    """Reference ids with their grades (1.0 for a plain list); grade <= 0 is kept as
+    judged-not-relevant."""
+    refs = run.reference_context_ids
+    if isinstance(refs, dict):
+        return dict(refs)
+    return dict.fromkeys(refs or [], 1.0)
+
+
+class _cached:  # functools.cached_property without its lock (Python 3.11)
+    """A method computed on first access and stored on the instance."""
+
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
+        self.fn, self.name, self.__doc__ = fn, fn.__name__, fn.__doc__
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.fn(instance)
+        return value
+
+
+@dataclass
+class RankedIds:
+    """The ids step's result: what was retrieved, in rank order, and what is relevant.
+
+    Attributes:
+        retrieved_ids: Retrieved chunk ids, deduplicated keeping the first rank.
+        relevant_ids: Reference ids with a grade above 0.
+        grades: Every judged reference id with its grade.
+    """
+
+    retrieved_ids: list[str]
+    relevant_ids: list[str]
+    grades: dict[str, float]
+
+    @_cached
+    def found(self) -> list[str]:
+        """The retrieved ids that are relevant, in rank order."""
+        relevant = set(self.relevant_ids)
+        return [i for i in self.retrieved_ids if i in relevant]
+
+    @_cached
+    def listing(self) -> str:
+        """The found, missing and not relevant ids, as the reasons name them."""
+        relevant, retrieved = set(self.relevant_ids), set(self.retrieved_ids)
+        missing = [i for i in self.relevant_ids if i not in retrieved]
+        extra = [i for i in self.retrieved_ids if i not in relevant]
+        return f"Found: {self.found}; missing: {missing}; not relevant: {extra}."
+
+    def recall(self) -> float:
+        """``|set(R) ∩ set(G)| / |set(G)|``; 0 when nothing was retrieved."""
+        return len(self.found) / len(self.relevant_ids) if self.retrieved_ids else 0.0
+
+    def precision(self) -> float:
+        """``|set(R) ∩ set(G)| / |set(R)|``; 0 when nothing was retrieved."""
+        return len(self.found) / len(self.retrieved_ids) if self.retrieved_ids else 0.0
+
+    def reason(self, what: str, score: float) -> str:
+        """The reason of the ID ``"recall"`` or ``"precision"`` scorer."""
+        if not self.retrieved_ids:
+            return "Score 0: no context was retrieved."
+        head = (
+            f"{len(self.found)} of {len(self.relevant_ids)} reference ids were retrieved"
+            if what == "recall"
+            else f"{len(self.found)} of {len(self.retrieved_ids)} retrieved ids are relevant"
+        )
+        return f"{head} (score {score:g}). {self.listing}"
+
+
+def rank(grades: dict[str, float], chunks: list[Chunk]) -> RankedIds:
+    """The `RankedIds` of retrieved chunks against a run's `relevance_grades`.
+
+    Raises:
+        ConfigError: If a chunk has no id.
+    """
+    relevant = [i for i, g in grades.items() if g > 0]
+    return RankedIds(ranked_ids(chunks), relevant, grades)
