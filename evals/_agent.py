@@ -10,6 +10,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal
 
+import anyio
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scorers import (
@@ -23,7 +24,7 @@ from scorers import (
     ToolCall,
     final_text,
 )
-from scorers._runtime import detached_calls, run_sync, task_group
+from scorers._runtime import run_sync, score_detached
 
 from ._live import LiveScoring
 from ._store import InMemoryScoreStore, ScoreRecord, ScoreStore
@@ -184,7 +185,7 @@ class Agent:
                 else json.dumps({"error": f"unknown tool {call.name!r}; tools: {list(self.tools)}"})
             )
 
-        async with task_group() as tg:
+        async with anyio.create_task_group() as tg:  # a tool's error is its answer
             for i, call in enumerate(tool_calls):
                 tg.start_soon(run_tool, i, call)
         return [
@@ -210,11 +211,8 @@ class Agent:
     async def _score(
         self, key: str, scorer: Scorer, input: Any, output: AgentOutput, run_id: str
     ) -> None:
-        try:
-            with detached_calls():  # runs after the caller's answer: not its calls
-                result = await scorer.arun(ScorerRun(input=input, output=output, run_id=run_id))
-        except Exception as exc:
-            result = scorer.error_result(exc)
+        # runs after the caller's answer: its calls are not the caller's
+        result = await score_detached(scorer, ScorerRun(input=input, output=output, run_id=run_id))
         record = ScoreRecord(
             agent=self.name,
             scorer_key=key,

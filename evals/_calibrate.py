@@ -17,8 +17,8 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from scorers import ConfigError, DatasetError, JudgeSetupError, Scorer, ScorerRun
-from scorers._runtime import integer, map_bounded, run_sync
+from scorers import ConfigError, DatasetError, Scorer, ScoreResult, ScorerRun
+from scorers._runtime import integer, run_sync
 
 _CLAIM_LABELS = {"supported": True, "not_supported": False}
 
@@ -192,6 +192,15 @@ def _as_run(row: dict[str, Any], number: int, partial_as: str) -> tuple[ScorerRu
     )
 
 
+def _prediction(result: ScoreResult, scale: float) -> tuple[bool | None, str]:
+    """Whether the scorer said supported / useful (its full score), and why; None for a
+    run that was not scored (a failed row is counted, not fatal)."""
+    if result.status != "scored":
+        return None, result.error or result.reason
+    verdicts = (result.details.get("verdicts") or {}).get("verdicts") or []
+    return result.score >= scale, " ".join(str(v.get("reason", "")) for v in verdicts)
+
+
 async def acalibrate(
     scorer: Scorer,
     data: str | os.PathLike[str] | Iterable[Any],
@@ -205,30 +214,13 @@ async def acalibrate(
     if partial_as not in _CLAIM_LABELS:
         raise ConfigError("partial_as must be 'supported' or 'not_supported'")
     resamples = integer("resamples", resamples)
-    concurrency = integer("concurrency", concurrency)
     rows = _rows(data)
     if not rows:
         raise DatasetError("calibration data holds no rows")
     cases = [_as_run(row, number, partial_as) for number, row in enumerate(rows, start=1)]
 
-    async def one(index: int) -> tuple[bool | None, str]:
-        run, _, _ = cases[index]
-        result = await scorer.arun(run)
-        if result.status != "scored":
-            return None, result.error or result.reason
-        verdicts = (result.details.get("verdicts") or {}).get("verdicts") or []
-        reason = " ".join(str(v.get("reason", "")) for v in verdicts)
-        return result.score >= scorer.scale, reason
-
-    async def safe(index: int) -> tuple[bool | None, str]:
-        try:
-            return await one(index)
-        except JudgeSetupError:
-            raise  # every further row would fail the same way
-        except Exception as exc:  # a failed row is counted, not fatal
-            return None, f"{type(exc).__name__}: {exc}"
-
-    answers = await map_bounded(safe, list(range(len(cases))), concurrency)
+    results = await scorer.arun_many([run for run, _, _ in cases], concurrency=concurrency)
+    answers = [_prediction(result, scorer.scale) for result in results]
     kept = [(i, p) for i, (p, _) in enumerate(answers) if p is not None]
     labels = [cases[i][1] for i, _ in kept]
     predicted = [bool(p) for _, p in kept]

@@ -10,46 +10,14 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import ValidationError
 
 from scorers import DatasetError
-from scorers._runtime import ContextList, ReferenceIds, ReferenceTexts, paused_gc
+from scorers._runtime import EvalItem, paused_gc
 
 from ._files import csv_rows, json_rows, jsonl_rows
 
-
-class EvalItem(BaseModel):
-    """One labelled item.
-
-    Attributes:
-        id: Unique id; defaults to the row number (``"1"``, ``"2"``, ...).
-        input: What the target receives (a question, or a message history).
-        ground_truth: Reference answer (``groundTruth`` accepted).
-        reference_contexts: Gold passages as text.
-        reference_context_ids: Gold passage ids: a list, or a dict id -> grade.
-        output: Precomputed response, used when there is no target.
-        context: Precomputed retrieved chunks, used when the target does not return any.
-        claims: Reference claims written by a person; context recall judges them
-            instead of extracting claims from the ground truth.
-        metadata: Anything else; carried through to results.
-    """
-
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
-
-    id: str = ""
-    input: Any
-    ground_truth: str | None = Field(default=None, alias="groundTruth")
-    reference_contexts: ReferenceTexts = None
-    reference_context_ids: ReferenceIds = None
-    output: Any = None
-    context: ContextList = None
-    claims: list[str] | None = None
-    metadata: dict[str, Any] = Field(default_factory=dict)
-
-    @field_validator("id", mode="before")
-    @classmethod
-    def _id_as_string(cls, value: Any) -> Any:
-        return "" if value is None else str(value)
+__all__ = ["EvalItem", "load_dataset"]
 
 
 def _row_error(where: str, exc: ValidationError) -> DatasetError:

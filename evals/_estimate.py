@@ -18,10 +18,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from scorers import ConfigError, Judge, ModelRequest, PromptStep, Scorer, ScriptedTransport
+from scorers._runtime import rule_answer
 
 from ._data import load_dataset
 from ._options import scorer_map
-from ._rule_judge import rule_answer, schema_title
 
 
 class ScorerEstimate(BaseModel):
@@ -86,13 +86,15 @@ class RunEstimate(BaseModel):
 
 
 def _stand_in(request: ModelRequest) -> str:
-    return rule_answer(request.prompt, schema_title(request.prompt))
+    return rule_answer(request.prompt)
 
 
-def _default_counter(model: str, messages: list[dict[str, Any]]) -> int:
-    from scorers._runtime import count_prompt_tokens
+def _judge_counter(judge: Judge | None) -> Callable[[str, list[dict[str, Any]]], int]:
+    def count(model: str, messages: list[dict[str, Any]]) -> int:
+        assert judge is not None  # only scorers with a judge make calls
+        return judge.count_tokens(messages)
 
-    return count_prompt_tokens(ModelRequest(model=model, messages=messages))
+    return count
 
 
 async def aestimate_run(
@@ -106,7 +108,6 @@ async def aestimate_run(
     """Async `estimate_run`."""
     from ._runner import arun_evals
 
-    count = token_counter or _default_counter
     items = load_dataset(data)
     originals = scorer_map(scorers)
     stand_ins: dict[str, Scorer] = {}
@@ -125,6 +126,7 @@ async def aestimate_run(
     estimate = RunEstimate(items=len(items), latency_s=latency_s)
     for sid in originals:
         per = ScorerEstimate()
+        count = token_counter or _judge_counter(judges.get(sid))
         price = judges[sid].price_per_token() if sid in judges else (0.0, 0.0)
         for item in result.items:
             scored = item.scorer_results.get(sid)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorers import JudgeCall, JudgeSetupError, ScorerRun
-from scorers._runtime import Job, Scored, record_calls
+from scorers._runtime import Job, Scored
 
 from ._data import EvalItem
 from ._results import ItemError, ItemResult, TargetResult
@@ -30,7 +30,7 @@ class Pending:
         item: The item.
         kept: Resuming: the earlier result and the scorer results it keeps.
         target_result: What the target returned.
-        target_calls: The target's model calls.
+        target_calls: Resuming: the kept target output's model calls.
         error: The target's failure.
     """
 
@@ -82,16 +82,13 @@ def _calling(target: Target, pending: Pending) -> Callable[[], Awaitable[ScorerR
     async def prepare() -> ScorerRun | None:
         item = pending.item
         started = time.perf_counter()
-        with record_calls() as calls:
-            try:
-                value = await target(item.input)
-            except JudgeSetupError:
-                raise  # a broken judge setup stops the run
-            except Exception as exc:
-                pending.error = ItemError(phase="target", message=f"{type(exc).__name__}: {exc}")
-                return None
-            finally:
-                pending.target_calls = list(calls)
+        try:
+            value = await target(item.input)
+        except JudgeSetupError:
+            raise  # a broken judge setup stops the run
+        except Exception as exc:
+            pending.error = ItemError(phase="target", message=f"{type(exc).__name__}: {exc}")
+            return None
         result = as_target_result(value)
         result.duration_s = time.perf_counter() - started
         pending.target_result = result
@@ -110,10 +107,11 @@ def item_result(
     found = {**(pending.kept.scorer_results if pending.kept else {}), **scored.results}
     results = {sid: found[sid] for sid in order if sid in found}
     error = pending.error
+    target_calls = [*pending.target_calls, *scored.prepare_calls]
     other: list[JudgeCall] = []
     if scored.timed_out:
         error = ItemError(phase="timeout", message=f"item took over {timeout:g} s")
-        counted = {id(c) for c in pending.target_calls}
+        counted = {id(c) for c in target_calls}
         for result in results.values():
             counted.update(id(c) for c in result.judge_calls)
         other = [c for c in scored.calls if id(c) not in counted]
@@ -128,7 +126,7 @@ def item_result(
         scorer_results=results,
         error=error,
         duration_s=scored.duration_s,
-        target_calls=pending.target_calls,
+        target_calls=target_calls,
         other_calls=other,
         fingerprints={sid: fingerprints[sid] for sid in results},
     )

@@ -383,8 +383,7 @@ def compare_items(
     seed: int = 0,
 ) -> RunComparison:
     """Pair two runs' items by id and compare each scorer over the items both scored."""
-    from scorers import paired_test
-    from scorers._runtime import adjust_family
+    from scorers import holm, paired_test
 
     base = {r.item.id: r for r in baseline}
     cand = {r.item.id: r for r in candidate}
@@ -419,9 +418,11 @@ def compare_items(
             delta.improved = sum(c > b for b, c in pairs)
             delta.worsened = sum(c < b for b, c in pairs)
         comparison.scorers[sid] = delta
-    adjust_family(tests)
-    for delta, test in zip(comparison.scorers.values(), tests, strict=True):
-        for name in ("p_t", "p_permutation", "p_bootstrap"):
-            setattr(delta, name, getattr(test, name))
-            setattr(delta, f"{name}_holm", getattr(test, f"{name}_holm"))
+    for name in ("p_t", "p_permutation", "p_bootstrap"):  # Holm over the scorers
+        values = [getattr(test, name) for test in tests]
+        for delta, value, adjusted in zip(
+            comparison.scorers.values(), values, holm(values), strict=True
+        ):
+            setattr(delta, name, value)
+            setattr(delta, f"{name}_holm", adjusted)
     return comparison

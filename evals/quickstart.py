@@ -27,7 +27,7 @@ from scorers import (
     create_non_llm_context_recall_scorer,
     create_ranking_scorer,
 )
-from scorers._runtime import nfkc, words
+from scorers._runtime import normalized_words
 
 from ._data import EvalItem, load_dataset
 from ._results import EvalResult
@@ -43,7 +43,7 @@ _STOP = frozenset(
 def tokenize(text: str) -> list[str]:
     """Lower-cased words without common English stop words; Chinese, Japanese and Korean
     text as character bigrams (NFKC-normalised first)."""
-    return [t for t in words(nfkc(text).lower()) if t not in _STOP]
+    return [t for t in normalized_words(text) if t not in _STOP]
 
 
 class BM25Retriever:

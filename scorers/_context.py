@@ -8,9 +8,10 @@ from typing import Any, overload
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ._chunks import Chunk, to_chunks
 from ._errors import ConfigError
 from ._messages import is_agent_shaped, result_chunks, tool_results
-from ._types import Chunk, ScorerRun, to_chunks
+from ._types import ScorerRun
 
 ContextExtractor = Callable[[Any, Any], Any]
 """``fn(input, output) -> list[str | Chunk | dict]``, sync or async."""

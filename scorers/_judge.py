@@ -190,6 +190,11 @@ class Judge:
         clone._own_limits = Limits(None, None)
         return clone
 
+    def count_tokens(self, messages: list[dict[str, Any]]) -> int:
+        """The prompt tokens of ``messages`` for this judge's model, by litellm's counter
+        (about four characters a token when it cannot count them)."""
+        return count_prompt_tokens(ModelRequest(model=self.model, messages=messages))
+
     def close(self) -> None:
         """Release the transport (stops the helper processes of ``client_processes``)."""
         close = getattr(self.transport, "close", None)

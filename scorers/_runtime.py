@@ -11,18 +11,16 @@ from __future__ import annotations
 from . import _litellm
 from ._calls import detached_calls, record_calls
 from ._checks import finite, integer, optional_integer, optional_positive, positive
-from ._engine import Job, Scored, score_many
+from ._engine import Job, Scored, score_detached, score_many
 from ._engine._gc import paused_gc
 from ._fences import block, fence, tagged
 from ._limits import Budget, run_budget, run_cap
-from ._messages import question_text
-from ._prebuilt._precision import chunk_verdict_prompt
-from ._retry import count_prompt_tokens
-from ._significance import adjust_family
+from ._prebuilt._qrels import qrels_scorer
+from ._prebuilt._rule_judge import rule_answer, supports
 from ._sync import run_sync
 from ._tasks import map_bounded, task_group
-from ._text import nfkc, words
-from ._types import ContextList, ReferenceIds, ReferenceTexts, to_chunks
+from ._text import normalized_words
+from ._types import EvalItem, to_chunks
 from ._types import _json_fallback as json_fallback
 
 
@@ -33,15 +31,10 @@ def litellm_import_cpu_s() -> float:
 
 __all__ = [
     "Budget",
-    "ContextList",
+    "EvalItem",
     "Job",
-    "ReferenceIds",
-    "ReferenceTexts",
     "Scored",
-    "adjust_family",
     "block",
-    "chunk_verdict_prompt",
-    "count_prompt_tokens",
     "detached_calls",
     "fence",
     "finite",
@@ -49,19 +42,21 @@ __all__ = [
     "json_fallback",
     "litellm_import_cpu_s",
     "map_bounded",
-    "nfkc",
+    "normalized_words",
     "optional_integer",
     "optional_positive",
     "paused_gc",
     "positive",
-    "question_text",
+    "qrels_scorer",
     "record_calls",
+    "rule_answer",
     "run_budget",
     "run_cap",
     "run_sync",
+    "score_detached",
     "score_many",
+    "supports",
     "tagged",
     "task_group",
     "to_chunks",
-    "words",
 ]

@@ -40,3 +40,8 @@ def nfkc(text: str) -> str:
     """Unicode compatibility normalisation: fullwidth letters and digits, ligatures and
     other compatibility forms become their plain equivalents."""
     return unicodedata.normalize("NFKC", text)
+
+
+def normalized_words(text: str) -> list[str]:
+    """`words` of the NFKC-normalised, lower-cased text."""
+    return words(nfkc(text).lower())

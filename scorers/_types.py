@@ -2,211 +2,33 @@
 
 from __future__ import annotations
 
-import functools
 import html
-import math
-from collections.abc import Mapping
-from itertools import chain, repeat
-from operator import contains
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
-    PlainValidator,
     PrivateAttr,
-    StrictStr,
-    TypeAdapter,
-    ValidationError,
-    WithJsonSchema,
     field_serializer,
     field_validator,
 )
 from pydantic_core import to_jsonable_python
 
+from ._chunks import Chunk, ContextList, ReferenceIds, ReferenceTexts, to_chunks
 
-def id_string(value: Any) -> str | None:
-    """An id as scorekit compares it: strings as they are, ``1`` and ``1.0`` as ``"1"``,
-    other numbers and values by ``str``; None stays None."""
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return str(int(value)) if float(value).is_integer() else str(value)
-    return str(value)
-
-
-# a str is taken by pydantic-core itself; only other values reach the Python function
-_ChunkId = Annotated[
-    StrictStr | Annotated[Any, PlainValidator(id_string)] | None,
-    WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "null"}]}),
+__all__ = [
+    "AgentOutput",
+    "Chunk",
+    "ContextList",
+    "EvalItem",
+    "JudgeCall",
+    "ReferenceIds",
+    "ReferenceTexts",
+    "ScoreResult",
+    "ScorerRun",
+    "to_chunks",
 ]
-
-
-class Chunk(BaseModel):
-    """One retrieved or reference passage.
-
-    Attributes:
-        id: Identifier used by the ID-based and ranking metrics; ints are kept as strings so
-            that ``1`` and ``"1"`` compare equal.
-        text: The passage text shown to the judge and used by string similarity.
-        metadata: Anything else (source, score, ...); never read by the metrics.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    id: _ChunkId = Field(default=None, union_mode="left_to_right")
-    text: str = ""
-    metadata: dict[str, Any] = Field(default_factory=dict)
-
-
-_TEXT_KEYS = ("text", "content", "page_content")
-_ONLY_CHUNKS = {Chunk}
-_PLAIN_KEYS = frozenset({"id", "text", "metadata"})
-
-
-def to_chunk(value: Any) -> Chunk:
-    """Turn a string, dict or `Chunk` into a `Chunk`.
-
-    Dicts may use ``id``/``doc_id``/``chunk_id`` for the id and ``text``/``content``/
-    ``page_content`` for the text; other keys go to ``metadata``.
-
-    Raises:
-        ConfigError: If the value is of none of those shapes.
-    """
-    from ._errors import ConfigError
-
-    if isinstance(value, Chunk):
-        return value
-    if isinstance(value, str):
-        return Chunk(text=value)
-    if isinstance(value, Mapping):
-        data = dict(value)
-        chunk_id = next((data.pop(k) for k in ("id", "doc_id", "chunk_id") if k in data), None)
-        text = next((data.pop(k) for k in _TEXT_KEYS if k in data), None)
-        if text is None:
-            raise ConfigError(
-                f"a context dict needs a 'text' (or 'content') field; got keys {sorted(value)}"
-            )
-        metadata = data.pop("metadata", {}) or {}
-        return Chunk(id=chunk_id, text=_chunk_text(text), metadata={**data, **metadata})
-    raise ConfigError(
-        f"a context item must be a str, a dict with 'text', or a Chunk; got {type(value).__name__}"
-    )
-
-
-def _chunk_text(text: Any) -> str:
-    from ._errors import ConfigError
-
-    if isinstance(text, str):
-        return text
-    if isinstance(text, (int, float)) and not isinstance(text, bool):
-        if not math.isfinite(text):
-            raise ConfigError(f"a chunk's text is {text!r}, not text (a missing value?)")
-        return str(text)
-    raise ConfigError(f"a chunk's text must be a string; got {type(text).__name__}")
-
-
-def has_text_field(value: Mapping[Any, Any]) -> bool:
-    """Whether a dict names a chunk's text (``text``, ``content`` or ``page_content``)."""
-    return any(k in value for k in _TEXT_KEYS)
-
-
-def to_chunks(values: Any) -> list[Chunk]:
-    """Turn a list of context items into `Chunk`s (see `to_chunk`).
-
-    A single dict with a text field is one chunk (never a list of its keys); a single
-    string or any other non-list value is an error.
-    """
-    if type(values) is list:  # the common case first: an ABC isinstance check costs more
-        if _ONLY_CHUNKS == set(map(type, values)):  # validated already (an item's own)
-            return values
-        if _plain_dicts(values):
-            try:  # the [{"id", "text"}, ...] shape: one validation call for the list
-                return _plain_chunks().validate_python(values)
-            except ValidationError:
-                pass  # to_chunk below names the problem
-        return [to_chunk(v) for v in values]
-    from ._errors import ConfigError
-
-    if isinstance(values, Mapping):
-        if has_text_field(values):
-            return [to_chunk(values)]
-        raise ConfigError(
-            "context must be a list of chunks; got a single dict without a 'text' (or "
-            f"'content') field (keys {sorted(map(str, values))}). Pass [{{'text': ...}}, ...]"
-        )
-    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-        raise ConfigError(
-            f"context must be a list of str / dict / Chunk, got {type(values).__name__}"
-        )
-    return [to_chunk(v) for v in values]
-
-
-def _plain_dicts(values: list[Any]) -> bool:
-    """Whether every item looks like ``{"id", "text", "metadata"}`` with a text: no other
-    key anywhere, tested in C. An item of another type fails a test or the validation
-    that follows (and `to_chunk` then names it)."""
-    try:
-        return _PLAIN_KEYS.issuperset(chain.from_iterable(values)) and all(
-            map(contains, values, repeat("text"))
-        )
-    except TypeError:  # an item that is not iterable
-        return False
-
-
-@functools.cache
-def _plain_chunks() -> TypeAdapter[list[Chunk]]:
-    return TypeAdapter(list[Chunk])
-
-
-def _all_strings(value: Any) -> bool:
-    """Whether ``value`` is a list of strings only (tested in C: a join fails on anything
-    else)."""
-    if type(value) is not list:
-        return False
-    try:
-        "".join(value)
-    except TypeError:
-        return False
-    return True
-
-
-def _coerce_context(value: Any) -> Any:
-    return None if value is None else to_chunks(value)
-
-
-def _coerce_reference_texts(value: Any) -> Any:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        raise ValueError("reference_contexts must be a list of strings, not one string")
-    if _all_strings(value):
-        return value  # the common case, as it is: pydantic's list[str] copies it
-    return [v if isinstance(v, str) else to_chunk(v).text for v in value]
-
-
-def _coerce_reference_ids(value: Any) -> Any:
-    if value is None:
-        return None
-    if isinstance(value, Mapping):
-        return {id_string(k): float(v) for k, v in value.items()}
-    if isinstance(value, str):
-        raise ValueError("reference_context_ids must be a list (or a dict id -> grade)")
-    if _all_strings(value):
-        return value  # the common case, as it is: pydantic's list[str] copies it
-    return [id_string(v) for v in value]
-
-
-ContextList = Annotated[list[Chunk] | None, BeforeValidator(_coerce_context)]
-"""Retrieved chunks; str / dict / `Chunk` items accepted."""
-ReferenceTexts = Annotated[list[str] | None, BeforeValidator(_coerce_reference_texts)]
-"""Gold passages as text; dicts and `Chunk`s give their text."""
-ReferenceIds = Annotated[
-    list[str] | dict[str, float] | None, BeforeValidator(_coerce_reference_ids)
-]
-"""Gold ids (kept as strings): a list, or a dict id -> relevance grade."""
 
 
 class AgentOutput(BaseModel):
@@ -275,6 +97,40 @@ class ScorerRun(BaseModel):
         """A cache for values that several scorers of this run compute alike (the
         similarity matrix of its chunks and references); dropped with the run."""
         return self._memo
+
+
+class EvalItem(BaseModel):
+    """One labelled item.
+
+    Attributes:
+        id: Unique id; defaults to the row number (``"1"``, ``"2"``, ...).
+        input: What the target receives (a question, or a message history).
+        ground_truth: Reference answer (``groundTruth`` accepted).
+        reference_contexts: Gold passages as text.
+        reference_context_ids: Gold passage ids: a list, or a dict id -> grade.
+        output: Precomputed response, used when there is no target.
+        context: Precomputed retrieved chunks, used when the target does not return any.
+        claims: Reference claims written by a person; context recall judges them
+            instead of extracting claims from the ground truth.
+        metadata: Anything else; carried through to results.
+    """
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    id: str = ""
+    input: Any
+    ground_truth: str | None = Field(default=None, alias="groundTruth")
+    reference_contexts: ReferenceTexts = None
+    reference_context_ids: ReferenceIds = None
+    output: Any = None
+    context: ContextList = None
+    claims: list[str] | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_as_string(cls, value: Any) -> Any:
+        return "" if value is None else str(value)
 
 
 class JudgeCall(BaseModel):

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-
-from .._rule_judge import schema_title
 
 
 @dataclass
@@ -57,7 +56,8 @@ class FakeRequest:
         name = (fmt.get("json_schema") or {}).get("name")
         if name:
             return str(name)
-        return schema_title(self.task_prompt)
+        match = re.search(r'"title":"(\w+)","type":"object"\}\s*$', self.task_prompt)
+        return match.group(1) if match else None
 
     @property
     def is_repair(self) -> bool:

@@ -1,9 +1,10 @@
 """`rule_based_judge`: the fake server's default handler, answering scorekit's judge
-prompts by rule (see `evals._rule_judge`) for exact expected scores."""
+prompts by rule (`scorers._prebuilt._rule_judge`) for exact expected scores."""
 
 from __future__ import annotations
 
-from .._rule_judge import rule_answer, supports
+from scorers._runtime import rule_answer, supports
+
 from ._exchange import FakeRequest, FakeResponse
 
 

@@ -9,7 +9,7 @@
 engine only through `score_many`, `Job` and `Scored`.
 """
 
-from ._execute import error_result, score_inline, score_one
+from ._execute import error_result, score_detached, score_inline, score_one
 from ._fast import has_fast_path, register_fast_path, registered_fast_paths, with_fast_path
 from ._many import BLOCK, Job, Scored, score_many, score_runs
 from ._spec import FastPath, Memo, Outcome, ScorerSpec, model_free
@@ -27,6 +27,7 @@ __all__ = [
     "model_free",
     "register_fast_path",
     "registered_fast_paths",
+    "score_detached",
     "score_inline",
     "score_many",
     "score_one",

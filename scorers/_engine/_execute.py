@@ -11,7 +11,7 @@ import time
 from collections.abc import Awaitable, Generator
 from typing import Any
 
-from .._calls import attach_calls, calls_of, record_calls
+from .._calls import attach_calls, calls_of, detached_calls, record_calls
 from .._errors import ConfigError
 from .._steps import NotScorable, PromptStep, StepResults, detail_value
 from .._types import ScoreResult, ScorerRun
@@ -35,6 +35,17 @@ async def score_one(scorer: ScorerSpec, run: ScorerRun) -> ScoreResult:
         except BaseException as exc:
             attach_calls(exc, calls)
             raise
+
+
+async def score_detached(scorer: ScorerSpec, run: ScorerRun) -> ScoreResult:
+    """Score ``run`` as work that outlives its caller (an agent's live scorers): its model
+    calls stay out of the caller's call logs, and a failure becomes an error result."""
+    started = time.perf_counter()
+    with detached_calls():
+        try:
+            return await score_one(scorer, run)
+        except Exception as exc:
+            return error_result(scorer.id, exc, time.perf_counter() - started)
 
 
 def score_inline(scorer: ScorerSpec, run: ScorerRun) -> ScoreResult | Awaitable[ScoreResult]:

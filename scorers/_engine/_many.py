@@ -61,6 +61,7 @@ class Scored:
         results: Each scorer's result by key, in the scorers' order.
         calls: Every model call the job made (``prepare``'s included), answered, failed
             or cut off.
+        prepare_calls: The model calls ``prepare`` made.
         timed_out: Whether the timeout cut the job short (``results`` has what finished).
         duration_s: Wall time of the job.
     """
@@ -68,6 +69,7 @@ class Scored:
     job: Job
     results: dict[str, ScoreResult]
     calls: list[JudgeCall] = field(default_factory=list)
+    prepare_calls: list[JudgeCall] = field(default_factory=list)
     timed_out: bool = False
     duration_s: float = 0.0
 
@@ -142,7 +144,7 @@ async def _in_blocks(
                 done = {key: result for key, result in done.items() if key in job.only}
             if len(done) == len(scorers):
                 duration = sum(result.duration_s for result in done.values())
-                await on_scored(Scored(job, _ordered(scorers, done), [], False, duration))
+                await on_scored(Scored(job, _ordered(scorers, done), duration_s=duration))
             else:
                 await on_scored(
                     await _score_job(scorers, scorers, job, timeout, raise_errors, done)
@@ -164,10 +166,14 @@ async def _score_job(
     wanted = scorers if job.only is None else {k: scorers[k] for k in job.only if k in scorers}
     to_run = {key: scorer for key, scorer in wanted.items() if key not in results}
     timed_out = False
+    prepared: list[JudgeCall] = []
     with record_calls() as calls:
         try:
             with anyio.fail_after(timeout) if timeout is not None else nullcontext():
-                run = job.run if job.prepare is None else await job.prepare()
+                run = job.run
+                if job.prepare is not None:
+                    with record_calls() as prepared:
+                        run = await job.prepare()
                 if run is not None:
                     await _score_run(to_run, keys_free, run, results, raise_errors)
         except TimeoutError:
@@ -175,7 +181,8 @@ async def _score_job(
                 raise
             timed_out = True
     duration = time.perf_counter() - started + sum(r.duration_s for r in (done or {}).values())
-    return Scored(job, _ordered(scorers, results), list(calls), timed_out, duration)
+    ordered = _ordered(scorers, results)
+    return Scored(job, ordered, list(calls), list(prepared), timed_out, duration)
 
 
 async def _score_run(

@@ -1,5 +1,5 @@
-"""Scorekit's judge prompts answered by rule: the stand-in judge of `estimate_run` (real
-prompts, no model) and of the fake server in `evals.testing`.
+"""Scorekit's judge prompts answered by rule: the stand-in judge of `evals.estimate_run`
+(real prompts, no model) and the fake server's default in `evals.testing`.
 
 It reads prompts with the same fence grammar the scorers write them in
 (`scorers._fences`), so the two cannot drift apart.
@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import re
 
-from scorers._runtime import block, tagged, words
+from .._fences import block, tagged
+from .._text import words
 
 _STOP = frozenset(
     "a an the of in on at to for by with and or is are was were be been it its this that "
@@ -42,7 +43,7 @@ def schema_title(prompt: str) -> str | None:
     return match.group(1) if match else None
 
 
-def rule_answer(task_prompt: str, schema_name: str | None) -> str:
+def rule_answer(task_prompt: str, schema_name: str | None = None) -> str:
     """The JSON answer to one of scorekit's judge prompts, by rule, without a model.
 
     - ``Claims``: one claim per sentence of the ``<answer>``.
@@ -50,7 +51,7 @@ def rule_answer(task_prompt: str, schema_name: str | None) -> str:
     - ``ChunkVerdicts``: "yes" when the chunk supports some sentence of the reference.
     - ``Reason``: a fixed sentence.
     """
-    prompt, name = task_prompt, schema_name
+    prompt, name = task_prompt, schema_name or schema_title(task_prompt)
     if name == "Claims":
         return json.dumps({"claims": _sentences(block("answer", prompt) or "")})
     if name == "ClaimVerdicts":
