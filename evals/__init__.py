@@ -22,12 +22,12 @@ _EXPORTS: dict[str, str] = {
     "Tool": "._tools",
     "EvalItem": "._data",
     "load_dataset": "._data",
-    "CallTotals": "._report",
-    "RunComparison": "._report",
-    "RunSummary": "._report",
-    "ScorerDelta": "._report",
-    "ScorerSummary": "._report",
-    "mean_ci": "._report",
+    "CallTotals": "._results",
+    "RunComparison": "._results",
+    "RunSummary": "._results",
+    "ScorerDelta": "._results",
+    "ScorerSummary": "._results",
+    "mean_ci": "._results",
     "EvalResult": "._results",
     "ItemError": "._results",
     "ItemFailedError": "._runner",
@@ -60,14 +60,19 @@ if TYPE_CHECKING:
     from ._data import EvalItem, load_dataset
     from ._estimate import RunEstimate, estimate_run
     from ._qrels import JudgedQrels, ajudge_qrels, judge_qrels
-    from ._report import CallTotals, RunComparison, RunSummary, ScorerDelta, ScorerSummary, mean_ci
     from ._results import (
+        CallTotals,
         ErrorRecord,
         EvalResult,
         ItemError,
         ItemResult,
+        RunComparison,
+        RunSummary,
+        ScorerDelta,
+        ScorerSummary,
         TargetResult,
         compare_runs,
+        mean_ci,
         read_results,
         summarize,
     )

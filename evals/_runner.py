@@ -19,11 +19,10 @@ from scorers._runtime import Scored, litellm_import_cpu_s, run_sync, score_many
 
 from ._data import EvalItem, load_dataset
 from ._jobs import item_result, make_jobs
-from ._jsonl import ResultsFile
 from ._options import RunOptions, scorer_map
 from ._progress import Progress
-from ._report import RunSummary
-from ._results import EvalResult, ItemResult, summarize
+from ._results import EvalResult, ItemResult, RunSummary, summarize
+from ._results._jsonl import ResultsFile
 from ._resume import ResumePlan, resume_plan
 from ._shards import select_shard
 from ._targets import target_caller

@@ -66,8 +66,8 @@ def merge_results(out: str | os.PathLike[str], *paths: str | os.PathLike[str]) -
         ConfigError: For a missing or non-results input, an existing ``out``, or an id
             with conflicting fingerprints.
     """
-    from ._jsonl import ResultsFile
     from ._results import read_results
+    from ._results._jsonl import ResultsFile
 
     if not paths:
         raise ConfigError("merge_results needs at least one results file to merge")

@@ -34,7 +34,7 @@ from ._cli_output import (
     EXIT_USAGE,
     print_run,
 )
-from ._report import format_table
+from ._results import format_table
 
 # kept for callers of earlier versions
 EXIT_FAILED = EXIT_THRESHOLD
@@ -506,8 +506,8 @@ def _merge(args: argparse.Namespace) -> int:
 
 
 def _report_command(args: argparse.Namespace) -> int:
-    from ._html import render_report, write_report
     from ._results import read_results
+    from ._results._html import render_report, write_report
 
     items = read_results(args.results)
     baseline = read_results(args.compare) if args.compare else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from evals import run_evals
-from evals._report import RunSummary, format_table
+from evals._results import RunSummary, format_table
 from scorers import create_scorer
 
 

@@ -52,7 +52,7 @@ def test_scale_is_finite_positive_and_bounded(scale, message):
 
 
 def test_the_largest_scale_cannot_overflow_a_summary():
-    from evals._report import mean_ci
+    from evals._results import mean_ci
 
     values = [1e9, 0.0] * 50_000
     mean, low, high = mean_ci(values, (0.0, 1e9))

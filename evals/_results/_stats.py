@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 import operator
 from collections.abc import Mapping, Sequence
@@ -231,8 +232,9 @@ def _add_cost(total: float | None, cost: float | None) -> float | None:
     return None if total is None or cost is None else total + cost
 
 
-def _fmt(value: float | None, digits: int = 3) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
+def fmt(value: float | None, digits: int = 3, missing: str = "-") -> str:
+    """A number with ``digits`` decimals, or ``missing`` for None."""
+    return missing if value is None else f"{value:.{digits}f}"
 
 
 def format_table(
@@ -248,9 +250,9 @@ def format_table(
         f"{'error':>5}  {'calls':>5}"
     ]
     for sid, s in summary.scorers.items():
-        ci = "-" if s.ci_low is None else f"[{_fmt(s.ci_low)}, {_fmt(s.ci_high)}]"
+        ci = "-" if s.ci_low is None else f"[{fmt(s.ci_low)}, {fmt(s.ci_high)}]"
         lines.append(
-            f"{sid:<{width}}  {_fmt(s.mean):>6}  {ci:<17}  {s.n_scored:>6}  {s.n_skipped:>7}  "
+            f"{sid:<{width}}  {fmt(s.mean):>6}  {ci:<17}  {s.n_scored:>6}  {s.n_skipped:>7}  "
             f"{s.n_error:>5}  {s.model_calls:>5}"
         )
     cost = "n/a" if summary.cost is None else f"${summary.cost:.4f}"
@@ -272,9 +274,7 @@ def format_table(
             ci = (
                 ""
                 if s.ci_low_judge is None
-                else (
-                    f"; 95% CI with judge noise [{_fmt(s.ci_low_judge)}, {_fmt(s.ci_high_judge)}]"
-                )
+                else (f"; 95% CI with judge noise [{fmt(s.ci_low_judge)}, {fmt(s.ci_high_judge)}]")
             )
             lines.append(f"{sid}: judge agreement {s.judge_agreement:.3f} across samples{ci}")
     if summary.client_bound:
@@ -290,104 +290,49 @@ def format_table(
         scored = f"scored {found.n_scored}/{summary.items}" if found is not None else "not run"
         need = "" if min_scored is None else f", needs {min_scored:.0%} scored"
         lines.append(
-            f"threshold {sid} >= {minimum:g}: {verdict} (mean {_fmt(mean)}, {scored}{need})"
+            f"threshold {sid} >= {minimum:g}: {verdict} (mean {fmt(mean)}, {scored}{need})"
         )
     return "\n".join(lines)
 
 
-class ScorerDelta(BaseModel):
-    """How one scorer moved between two runs, over the items both runs scored.
-
-    Attributes:
-        baseline_mean: Baseline mean over the paired items.
-        candidate_mean: Candidate mean over the paired items.
-        delta: ``candidate_mean - baseline_mean``.
-        ci_low: Lower end of the 95% paired Student-t interval of the delta.
-        ci_high: Upper end.
-        n_paired: Items scored in both runs.
-        improved: Paired items whose score went up.
-        worsened: Paired items whose score went down.
-        p_t: Two-sided p-value of the paired t-test (``scipy.stats.ttest_rel``).
-        p_permutation: The sign-flip randomization test's p-value.
-        p_bootstrap: The paired bootstrap's p-value (shift method).
-        p_t_holm: ``p_t`` Holm–Bonferroni adjusted across the compared scorers.
-        p_permutation_holm: The same for ``p_permutation``.
-        p_bootstrap_holm: The same for ``p_bootstrap``.
-    """
-
-    baseline_mean: float | None = None
-    candidate_mean: float | None = None
-    delta: float | None = None
-    ci_low: float | None = None
-    ci_high: float | None = None
-    n_paired: int = 0
-    improved: int = 0
-    worsened: int = 0
-    p_t: float | None = None
-    p_permutation: float | None = None
-    p_bootstrap: float | None = None
-    p_t_holm: float | None = None
-    p_permutation_holm: float | None = None
-    p_bootstrap_holm: float | None = None
-
-
-class RunComparison(BaseModel):
-    """`compare_runs` result: per-scorer deltas and the items only one run has.
-
-    Attributes:
-        scorers: Deltas keyed by scorer id (scorers present in both runs).
-        only_in_baseline: Item ids the candidate lacks.
-        only_in_candidate: Item ids the baseline lacks.
-        resamples: Resamples of the randomization and bootstrap tests.
-        seed: Their random seed.
-    """
-
-    scorers: dict[str, ScorerDelta] = Field(default_factory=dict)
-    only_in_baseline: list[str] = Field(default_factory=list)
-    only_in_candidate: list[str] = Field(default_factory=list)
-    resamples: int = 10_000
-    seed: int = 0
-
-    def __repr__(self) -> str:
-        deltas = {
-            sid: None if d.delta is None else round(d.delta, 4) for sid, d in self.scorers.items()
-        }
-        return (
-            f"RunComparison(deltas={deltas}, only_in_baseline={len(self.only_in_baseline)}, "
-            f"only_in_candidate={len(self.only_in_candidate)})"
+def summary_html(summary: RunSummary, table_id: str = "summary") -> str:
+    """The per-scorer summary as an HTML table (notebooks and the HTML report)."""
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in (
+            "scorer",
+            "mean",
+            "95% CI",
+            "scored",
+            "skipped",
+            "error",
+            "calls",
+            "tokens",
+            "cost",
         )
-
-    def _repr_html_(self) -> str:
-        from ._views import comparison_html
-
-        return comparison_html(self)
-
-    def table(self) -> str:
-        """A table of the deltas."""
-        width = max([len("scorer"), *(len(s) for s in self.scorers)])
-        lines = [
-            f"{'scorer':<{width}}  {'baseline':>8}  {'candidate':>9}  {'delta':>7}  "
-            f"{'95% CI':<19}  {'paired':>6}  {'up':>4}  {'down':>4}  {'p(t)':>6}  "
-            f"{'p(perm)':>7}  {'p(boot)':>7}"
-        ]
-        for sid, d in self.scorers.items():
-            ci = "-" if d.ci_low is None else f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]"
-            delta = "-" if d.delta is None else f"{d.delta:+.3f}"
-            lines.append(
-                f"{sid:<{width}}  {_fmt(d.baseline_mean):>8}  {_fmt(d.candidate_mean):>9}  "
-                f"{delta:>7}  {ci:<19}  {d.n_paired:>6}  {d.improved:>4}  {d.worsened:>4}  "
-                f"{_fmt(d.p_t_holm, 4):>6}  {_fmt(d.p_permutation_holm, 4):>7}  "
-                f"{_fmt(d.p_bootstrap_holm, 4):>7}"
-            )
-        lines.append("")
-        lines.append(
-            "p-values two-sided, Holm-Bonferroni adjusted across the scorers; randomization "
-            f"and bootstrap: {self.resamples:,} resamples, seed {self.seed}"
+    )
+    body = []
+    for sid, s in summary.scorers.items():
+        ci = (
+            "–"
+            if s.ci_low is None
+            else f"[{fmt(s.ci_low, missing='–')}, {fmt(s.ci_high, missing='–')}]"
         )
-        if self.only_in_baseline or self.only_in_candidate:
-            lines.append("")
-            lines.append(
-                f"unpaired items: {len(self.only_in_baseline)} only in baseline, "
-                f"{len(self.only_in_candidate)} only in candidate"
-            )
-        return "\n".join(lines)
+        cost = "n/a" if s.cost is None else f"${s.cost:.4f}"
+        body.append(
+            f"<tr><td>{html.escape(sid)}</td><td class='num'>{fmt(s.mean, missing='–')}</td><td>{ci}</td>"
+            f"<td class='num'>{s.n_scored}</td><td class='num'>{s.n_skipped}</td>"
+            f"<td class='num'>{s.n_error}</td><td class='num'>{s.model_calls}</td>"
+            f"<td class='num'>{s.prompt_tokens + s.completion_tokens:,}</td>"
+            f"<td class='num'>{cost}</td></tr>"
+        )
+    cost = "n/a" if summary.cost is None else f"${summary.cost:.4f}"
+    foot = (
+        f"items {summary.items} · errors {summary.item_errors} · resumed "
+        f"{summary.resumed_items} · model calls {summary.model_calls} (cached "
+        f"{summary.cached_calls}) · cost {cost} · {summary.wall_time_s:.2f} s"
+    )
+    return (
+        f"<table id='{table_id}'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
+        f"</table><p class='muted' style='font-size:90%'>{html.escape(foot)}</p>"
+    )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -11,8 +10,7 @@ from scorers import ConfigError
 if TYPE_CHECKING:
     import pandas
 
-    from ._report import RunComparison, RunSummary
-    from ._results import ItemResult
+    from ._items import ItemResult
 
 COLUMNS = (
     "id",
@@ -119,81 +117,3 @@ class ResultList(list):  # type: ignore[type-arg]
     def to_pandas(self) -> pandas.DataFrame:
         """One row per item × scorer; see `EvalResult.to_pandas`."""
         return to_pandas(self)
-
-
-def _fmt(value: float | None, digits: int = 3) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
-
-
-def summary_html(summary: RunSummary, table_id: str = "summary") -> str:
-    """The per-scorer summary as an HTML table (notebooks and the HTML report)."""
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in (
-            "scorer",
-            "mean",
-            "95% CI",
-            "scored",
-            "skipped",
-            "error",
-            "calls",
-            "tokens",
-            "cost",
-        )
-    )
-    body = []
-    for sid, s in summary.scorers.items():
-        ci = "–" if s.ci_low is None else f"[{_fmt(s.ci_low)}, {_fmt(s.ci_high)}]"
-        cost = "n/a" if s.cost is None else f"${s.cost:.4f}"
-        body.append(
-            f"<tr><td>{html.escape(sid)}</td><td class='num'>{_fmt(s.mean)}</td><td>{ci}</td>"
-            f"<td class='num'>{s.n_scored}</td><td class='num'>{s.n_skipped}</td>"
-            f"<td class='num'>{s.n_error}</td><td class='num'>{s.model_calls}</td>"
-            f"<td class='num'>{s.prompt_tokens + s.completion_tokens:,}</td>"
-            f"<td class='num'>{cost}</td></tr>"
-        )
-    cost = "n/a" if summary.cost is None else f"${summary.cost:.4f}"
-    foot = (
-        f"items {summary.items} · errors {summary.item_errors} · resumed "
-        f"{summary.resumed_items} · model calls {summary.model_calls} (cached "
-        f"{summary.cached_calls}) · cost {cost} · {summary.wall_time_s:.2f} s"
-    )
-    return (
-        f"<table id='{table_id}'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
-        f"</table><p class='muted' style='font-size:90%'>{html.escape(foot)}</p>"
-    )
-
-
-def comparison_html(comparison: RunComparison, table_id: str = "comparison") -> str:
-    """A `RunComparison` as an HTML table (notebooks and the HTML report): paired means,
-    delta, 95% CI, items up and down, Holm-adjusted p-values."""
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in (
-            "scorer",
-            "baseline",
-            "candidate",
-            "delta",
-            "95% CI",
-            "paired",
-            "up",
-            "down",
-            "p(t)",
-            "p(perm)",
-        )
-    )
-    body = []
-    for sid, d in comparison.scorers.items():
-        ci = "–" if d.ci_low is None else f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]"
-        delta = "–" if d.delta is None else f"{d.delta:+.3f}"
-        body.append(
-            f"<tr><td>{html.escape(sid)}</td><td class='num'>{_fmt(d.baseline_mean)}</td>"
-            f"<td class='num'>{_fmt(d.candidate_mean)}</td><td class='num'>{delta}</td>"
-            f"<td>{ci}</td><td class='num'>{d.n_paired}</td><td class='num'>{d.improved}</td>"
-            f"<td class='num'>{d.worsened}</td><td class='num'>{_fmt(d.p_t_holm, 4)}</td>"
-            f"<td class='num'>{_fmt(d.p_permutation_holm, 4)}</td></tr>"
-        )
-    return (
-        f"<table id='{table_id}'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
-        "</table>"
-    )

@@ -16,9 +16,11 @@ from typing import Any
 
 from scorers._runtime import json_fallback
 
-from ._report import RunComparison, RunSummary
-from ._results import ItemResult, compare_items, summarize
-from ._views import comparison_html, display_text, output_of, summary_html
+from ._comparison import RunComparison, compare_items, comparison_html
+from ._items import ItemResult
+from ._stats import RunSummary, summary_html
+from ._summary import summarize
+from ._views import display_text, output_of
 
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d232b;background:#fafbfc}

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from scorers import ConfigError, ScoreResult
 from scorers._runtime import json_fallback
 
-from ._results import ItemError, ItemResult
+from ._items import ItemError, ItemResult
 
 try:  # advisory locks where the platform has them (POSIX)
     import fcntl

@@ -1,0 +1,199 @@
+"""Two runs side by side: per-scorer deltas with paired tests, as a table and HTML."""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, Field
+
+from ._stats import fmt, mean_ci
+
+if TYPE_CHECKING:
+    from ._items import ItemResult
+
+
+class ScorerDelta(BaseModel):
+    """How one scorer moved between two runs, over the items both runs scored.
+
+    Attributes:
+        baseline_mean: Baseline mean over the paired items.
+        candidate_mean: Candidate mean over the paired items.
+        delta: ``candidate_mean - baseline_mean``.
+        ci_low: Lower end of the 95% paired Student-t interval of the delta.
+        ci_high: Upper end.
+        n_paired: Items scored in both runs.
+        improved: Paired items whose score went up.
+        worsened: Paired items whose score went down.
+        p_t: Two-sided p-value of the paired t-test (``scipy.stats.ttest_rel``).
+        p_permutation: The sign-flip randomization test's p-value.
+        p_bootstrap: The paired bootstrap's p-value (shift method).
+        p_t_holm: ``p_t`` Holm–Bonferroni adjusted across the compared scorers.
+        p_permutation_holm: The same for ``p_permutation``.
+        p_bootstrap_holm: The same for ``p_bootstrap``.
+    """
+
+    baseline_mean: float | None = None
+    candidate_mean: float | None = None
+    delta: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    n_paired: int = 0
+    improved: int = 0
+    worsened: int = 0
+    p_t: float | None = None
+    p_permutation: float | None = None
+    p_bootstrap: float | None = None
+    p_t_holm: float | None = None
+    p_permutation_holm: float | None = None
+    p_bootstrap_holm: float | None = None
+
+
+class RunComparison(BaseModel):
+    """`compare_runs` result: per-scorer deltas and the items only one run has.
+
+    Attributes:
+        scorers: Deltas keyed by scorer id (scorers present in both runs).
+        only_in_baseline: Item ids the candidate lacks.
+        only_in_candidate: Item ids the baseline lacks.
+        resamples: Resamples of the randomization and bootstrap tests.
+        seed: Their random seed.
+    """
+
+    scorers: dict[str, ScorerDelta] = Field(default_factory=dict)
+    only_in_baseline: list[str] = Field(default_factory=list)
+    only_in_candidate: list[str] = Field(default_factory=list)
+    resamples: int = 10_000
+    seed: int = 0
+
+    def __repr__(self) -> str:
+        deltas = {
+            sid: None if d.delta is None else round(d.delta, 4) for sid, d in self.scorers.items()
+        }
+        return (
+            f"RunComparison(deltas={deltas}, only_in_baseline={len(self.only_in_baseline)}, "
+            f"only_in_candidate={len(self.only_in_candidate)})"
+        )
+
+    def _repr_html_(self) -> str:
+        return comparison_html(self)
+
+    def table(self) -> str:
+        """A table of the deltas."""
+        width = max([len("scorer"), *(len(s) for s in self.scorers)])
+        lines = [
+            f"{'scorer':<{width}}  {'baseline':>8}  {'candidate':>9}  {'delta':>7}  "
+            f"{'95% CI':<19}  {'paired':>6}  {'up':>4}  {'down':>4}  {'p(t)':>6}  "
+            f"{'p(perm)':>7}  {'p(boot)':>7}"
+        ]
+        for sid, d in self.scorers.items():
+            ci = "-" if d.ci_low is None else f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]"
+            delta = "-" if d.delta is None else f"{d.delta:+.3f}"
+            lines.append(
+                f"{sid:<{width}}  {fmt(d.baseline_mean):>8}  {fmt(d.candidate_mean):>9}  "
+                f"{delta:>7}  {ci:<19}  {d.n_paired:>6}  {d.improved:>4}  {d.worsened:>4}  "
+                f"{fmt(d.p_t_holm, 4):>6}  {fmt(d.p_permutation_holm, 4):>7}  "
+                f"{fmt(d.p_bootstrap_holm, 4):>7}"
+            )
+        lines.append("")
+        lines.append(
+            "p-values two-sided, Holm-Bonferroni adjusted across the scorers; randomization "
+            f"and bootstrap: {self.resamples:,} resamples, seed {self.seed}"
+        )
+        if self.only_in_baseline or self.only_in_candidate:
+            lines.append("")
+            lines.append(
+                f"unpaired items: {len(self.only_in_baseline)} only in baseline, "
+                f"{len(self.only_in_candidate)} only in candidate"
+            )
+        return "\n".join(lines)
+
+
+def comparison_html(comparison: RunComparison, table_id: str = "comparison") -> str:
+    """A `RunComparison` as an HTML table (notebooks and the HTML report): paired means,
+    delta, 95% CI, items up and down, Holm-adjusted p-values."""
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in (
+            "scorer",
+            "baseline",
+            "candidate",
+            "delta",
+            "95% CI",
+            "paired",
+            "up",
+            "down",
+            "p(t)",
+            "p(perm)",
+        )
+    )
+    body = []
+    for sid, d in comparison.scorers.items():
+        ci = "–" if d.ci_low is None else f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]"
+        delta = "–" if d.delta is None else f"{d.delta:+.3f}"
+        body.append(
+            f"<tr><td>{html.escape(sid)}</td><td class='num'>{fmt(d.baseline_mean, missing='–')}</td>"
+            f"<td class='num'>{fmt(d.candidate_mean, missing='–')}</td><td class='num'>{delta}</td>"
+            f"<td>{ci}</td><td class='num'>{d.n_paired}</td><td class='num'>{d.improved}</td>"
+            f"<td class='num'>{d.worsened}</td><td class='num'>{fmt(d.p_t_holm, 4, missing='–')}</td>"
+            f"<td class='num'>{fmt(d.p_permutation_holm, 4, missing='–')}</td></tr>"
+        )
+    return (
+        f"<table id='{table_id}'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
+        "</table>"
+    )
+
+
+def compare_items(
+    baseline: Sequence[ItemResult],
+    candidate: Sequence[ItemResult],
+    *,
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> RunComparison:
+    """Pair two runs' items by id and compare each scorer over the items both scored."""
+    from scorers import holm, paired_test
+
+    base = {r.item.id: r for r in baseline}
+    cand = {r.item.id: r for r in candidate}
+    comparison = RunComparison(
+        only_in_baseline=[i for i in base if i not in cand],
+        only_in_candidate=[i for i in cand if i not in base],
+        resamples=resamples,
+        seed=seed,
+    )
+    scorer_ids = [
+        sid
+        for sid in dict.fromkeys(s for r in baseline for s in r.scorer_results)
+        if any(sid in r.scorer_results for r in candidate)
+    ]
+    tests = []
+    for sid in scorer_ids:
+        pairs = []
+        for item_id in sorted(base):  # one order for files and results: same p-values
+            b, c = base[item_id], cand.get(item_id)
+            rb, rc = b.scorer_results.get(sid), c.scorer_results.get(sid) if c else None
+            if rb is not None and rc is not None and rb.status == rc.status == "scored":
+                pairs.append((rb.score, rc.score))
+        test = paired_test(
+            [b for b, _ in pairs], [c for _, c in pairs], resamples=resamples, seed=seed
+        )
+        tests.append(test)
+        delta = ScorerDelta(n_paired=len(pairs))
+        if pairs:
+            delta.baseline_mean = math.fsum(b for b, _ in pairs) / len(pairs)
+            delta.candidate_mean = math.fsum(c for _, c in pairs) / len(pairs)
+            delta.delta, delta.ci_low, delta.ci_high = mean_ci([c - b for b, c in pairs])
+            delta.improved = sum(c > b for b, c in pairs)
+            delta.worsened = sum(c < b for b, c in pairs)
+        comparison.scorers[sid] = delta
+    for name in ("p_t", "p_permutation", "p_bootstrap"):  # Holm over the scorers
+        values = [getattr(test, name) for test in tests]
+        for delta, value, adjusted in zip(
+            comparison.scorers.values(), values, holm(values), strict=True
+        ):
+            setattr(delta, name, value)
+            setattr(delta, f"{name}_holm", adjusted)
+    return comparison

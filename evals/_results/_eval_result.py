@@ -1,0 +1,162 @@
+"""`EvalResult`, what `run_evals` returns; results files read back; runs compared."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from scorers import ConfigError
+
+from ._comparison import RunComparison, compare_items
+from ._items import ErrorRecord, ItemResult, run_errors
+from ._stats import RunSummary, format_table, summary_html
+
+
+class EvalResult(BaseModel):
+    """The outcome of `run_evals`.
+
+    Attributes:
+        scores: Mean score per scorer over scored items (None when none were scored).
+        summary: Means, 95% confidence intervals, counts, calls, tokens, cost, wall time.
+        items: Every item's result, in data set order.
+        thresholds: The thresholds asked for.
+        min_scored: The share of items each thresholded scorer had to score, if asked.
+        passed: Whether every threshold was met (None without thresholds).
+        failed_thresholds: Scorer ids whose mean fell below their threshold.
+        results_path: Where item lines were written, if anywhere.
+    """
+
+    scores: dict[str, float | None]
+    summary: RunSummary
+    items: list[ItemResult]
+    thresholds: dict[str, float] = Field(default_factory=dict)
+    min_scored: float | None = None
+    passed: bool | None = None
+    failed_thresholds: list[str] = Field(default_factory=list)
+    results_path: str | None = None
+
+    def __repr__(self) -> str:
+        scores = {sid: None if v is None else round(v, 4) for sid, v in self.scores.items()}
+        where = f", results_path={self.results_path!r}" if self.results_path else ""
+        return (
+            f"EvalResult(items={self.summary.items}, errors={self.summary.item_errors}, "
+            f"scores={scores}, passed={self.passed}{where})"
+        )
+
+    def _repr_html_(self) -> str:
+        return summary_html(self.summary)
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame, one row per item × scorer: ``id``, ``scorer``, ``score``
+        (None unless scored), ``status``, ``reason``, ``error`` and the item's fields
+        (``input``, ``ground_truth``, ``output``, ``context`` as texts,
+        ``reference_contexts``, ``reference_context_ids``, ``metadata``). A scorer that
+        could not run because its item failed first has status ``"error"`` and the
+        item's error. pandas is an optional extra: ``pip install 'scorekit[pandas]'``.
+
+        Raises:
+            ConfigError: When pandas is not installed.
+        """
+        from ._views import to_pandas
+
+        return to_pandas(self.items, list(self.summary.scorers))
+
+    def to_html(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        baseline: EvalResult | str | os.PathLike[str] | None = None,
+        prompts: bool = True,
+        title: str = "scorekit report",
+    ) -> Path:
+        """Write the run as one self-contained HTML page (see ``scorekit report``).
+
+        Args:
+            path: The ``.html`` file to write.
+            baseline: Another run (an `EvalResult` or a results file) to compare with.
+            prompts: Keep each judge call's prompt and raw response (collapsed).
+            title: The page title.
+
+        Returns:
+            The path written.
+        """
+        from ._html import render_report, write_report
+
+        base = None
+        if baseline is not None:
+            base = baseline.items if isinstance(baseline, EvalResult) else read_results(baseline)
+        page = render_report(
+            self.items, summary=self.summary, baseline=base, prompts=prompts, title=title
+        )
+        return write_report(path, page)
+
+    def errors(self) -> list[ErrorRecord]:
+        """Every failure of the run (see `ErrorRecord`), in item order."""
+        return run_errors(self.items)
+
+    def table(self) -> str:
+        """The per-scorer summary table (what the CLI prints)."""
+        return format_table(self.summary, self.thresholds, self.failed_thresholds, self.min_scored)
+
+
+def read_results(path: str | os.PathLike[str]) -> list[ItemResult]:
+    """The `ItemResult`s of a results file written by `run_evals` (``results_path``), as a
+    list with a ``to_pandas()`` method (see `EvalResult.to_pandas`).
+
+    Raises:
+        ConfigError: If the file does not exist or holds no result line (a data set,
+            say).
+    """
+    from ._jsonl import read_file
+
+    file = Path(path)
+    if not file.exists():
+        raise ConfigError(f"results file {file} does not exist")
+    if file.is_dir():
+        raise ConfigError(f"results file {file} is a directory")
+    from ._views import ResultList
+
+    return ResultList(read_file(file)[0].values())
+
+
+def compare_runs(
+    baseline: EvalResult | str | os.PathLike[str],
+    candidate: EvalResult | str | os.PathLike[str],
+    *,
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> RunComparison:
+    """Compare two runs item by item: per scorer, the mean change over the items both
+    runs scored, with a 95% paired confidence interval, counts of items up and down, and
+    p-values of a paired t-test, a randomization test and a paired bootstrap,
+    Holm–Bonferroni adjusted across the scorers (see `scorers.paired_test`).
+
+    Args:
+        baseline: An `EvalResult` or a results file.
+        candidate: The same, for the new run.
+        resamples: Resamples of the randomization test and of the bootstrap.
+        seed: Their random seed (the p-values are reproducible).
+
+    Raises:
+        ConfigError: If a path is not a results file, or the runs share no scorer.
+    """
+
+    def items(run: EvalResult | str | os.PathLike[str]) -> list[ItemResult]:
+        return run.items if isinstance(run, EvalResult) else read_results(run)
+
+    base, cand = items(baseline), items(candidate)
+    comparison = compare_items(base, cand, resamples=resamples, seed=seed)
+    if not comparison.scorers:
+
+        def ids(run: Sequence[ItemResult]) -> list[str]:
+            return sorted({sid for r in run for sid in r.scorer_results})
+
+        raise ConfigError(
+            f"the runs have no scorer in common (baseline: {ids(base) or 'none'}; "
+            f"candidate: {ids(cand) or 'none'}); compare runs of the same scorers"
+        )
+    return comparison
