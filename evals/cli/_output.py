@@ -7,7 +7,7 @@ import sys
 from collections import defaultdict
 from typing import TextIO
 
-from ._results import ErrorRecord, EvalResult
+from .._results import ErrorRecord, EvalResult
 
 EXIT_OK = 0
 """Every threshold passed (or none was set) and no item errored."""

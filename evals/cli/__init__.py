@@ -1,0 +1,73 @@
+"""The ``scorekit`` command line: one module per subcommand (``_run`` has ``run`` and
+``demo``), what they share in ``_common``, exit codes and printing in ``_output``.
+
+Exit codes: 0 passed, 1 a threshold failed, 2 usage / configuration / data / judge
+setup error, 3 items errored, 130 interrupted (see `evals.cli._output`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from scorers import JudgeAPIError, ScorekitError
+
+from . import _calibrate, _compare, _judge_qrels, _merge, _report, _run, _scorers, _trec
+from ._common import version
+from ._output import (
+    EXIT_INTERRUPTED,
+    EXIT_ITEM_ERRORS,
+    EXIT_OK,
+    EXIT_THRESHOLD,
+    EXIT_USAGE,
+)
+
+# kept for callers of earlier versions
+EXIT_FAILED = EXIT_THRESHOLD
+
+_COMMANDS = (_run, _scorers, _compare, _trec, _calibrate, _merge, _report, _judge_qrels)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``scorekit``; each subcommand sets its ``handler``."""
+    parser = argparse.ArgumentParser(
+        prog="scorekit",
+        description="Score RAG retrieval and agents.",
+        epilog="exit codes: 0 passed, 1 threshold failed, 2 usage/config/setup error, "
+        "3 items errored, 130 interrupted",
+    )
+    parser.add_argument("--version", action="version", version=f"scorekit {version()}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for command in _COMMANDS:
+        command.add(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``scorekit`` console script; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except KeyboardInterrupt:
+        where = "; finished items are in --out" if getattr(args, "out", None) else ""
+        print(f"\nscorekit: interrupted{where}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except JudgeAPIError as exc:  # a provider's message may span lines: one line here
+        print(f"scorekit: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_USAGE
+    except ScorekitError as exc:
+        print(f"scorekit: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_ITEM_ERRORS",
+    "EXIT_OK",
+    "EXIT_THRESHOLD",
+    "EXIT_USAGE",
+    "build_parser",
+    "main",
+]

@@ -1,0 +1,190 @@
+"""What the subcommands share: judge and option flags, thresholds, targets."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from scorers import ConfigError, Judge
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("scorekit")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "unknown"
+
+
+def option_value(text: str) -> Any:
+    """An option value: JSON when it parses (``true``, ``3``, ``["a"]``), else the text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def scorer_options(values: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``--option ID.KEY=VALUE`` flags as ``{ID: {KEY: value}}`` (``judge`` for the judge)."""
+    found: dict[str, dict[str, Any]] = {}
+    for value in values:
+        target, sep, assignment = value.partition(".")
+        key, eq, raw = assignment.partition("=")
+        if not (sep and eq and target and key):
+            raise ConfigError(
+                f"--option takes SCORER.KEY=VALUE or judge.KEY=VALUE, e.g. "
+                f"context-precision.per_chunk=true; got {value!r}"
+            )
+        found.setdefault(target, {})[key] = option_value(raw)
+    return found
+
+
+def judge_from(args: argparse.Namespace, options: dict[str, Any]) -> Judge | None:
+    model = args.model or os.environ.get("SCOREKIT_MODEL")
+    if not model:
+        if options:
+            raise ConfigError("--option judge.* needs a judge: pass --model")
+        return None
+    api_base = args.api_base or os.environ.get("SCOREKIT_API_BASE")
+    try:
+        return Judge(
+            model,
+            api_base=api_base,
+            cache=not args.no_cache,
+            client_processes=args.client_processes,
+            **options,
+        )
+    except ConfigError as exc:
+        raise ConfigError(f"{exc} (from --model / --option judge.*)") from None
+
+
+def thresholds(values: Sequence[str], flag: str = "--threshold") -> dict[str, float]:
+    found = {}
+    for value in values:
+        sid, sep, number = value.partition("=")
+        try:
+            found[sid] = float(number)
+        except ValueError:
+            raise ConfigError(
+                f"{flag} takes ID=VALUE, e.g. context-recall=0.7; got {value!r}"
+            ) from None
+        if not sep or not sid:
+            raise ConfigError(f"{flag} takes ID=VALUE; got {value!r}")
+        if not math.isfinite(found[sid]):
+            raise ConfigError(f"{flag} {sid}= needs a finite number; got {number!r}")
+    return found
+
+
+def load_target(spec: str | None) -> Any:
+    if not spec:
+        return None
+    module_name, sep, attribute = spec.partition(":")
+    if not sep:
+        raise ConfigError(f"--target takes module:callable, got {spec!r}")
+    sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+        target = getattr(module, attribute)
+    except (ImportError, AttributeError) as exc:
+        raise ConfigError(f"cannot load target {spec!r}: {exc}") from None
+    return target
+
+
+def check_run_flags(args: argparse.Namespace) -> None:
+    """Refuse bad flag values by their flag names, before any work."""
+    if args.concurrency < 1:
+        raise ConfigError(f"--concurrency must be an integer >= 1; got {args.concurrency}")
+    if args.client_processes < 0:
+        raise ConfigError(f"--client-processes must be >= 0; got {args.client_processes}")
+    if args.limit is not None and args.limit < 1:
+        raise ConfigError(f"--limit must be an integer >= 1; got {args.limit}")
+    if args.item_timeout is not None and not (
+        math.isfinite(args.item_timeout) and args.item_timeout > 0
+    ):
+        raise ConfigError(f"--item-timeout must be a finite number > 0; got {args.item_timeout}")
+    if args.min_scored is not None and not 0 <= args.min_scored <= 1:
+        raise ConfigError(f"--min-scored must be a share between 0 and 1; got {args.min_scored}")
+    if args.max_cost is not None and not (math.isfinite(args.max_cost) and args.max_cost > 0):
+        raise ConfigError(f"--max-cost must be a finite number > 0 (USD); got {args.max_cost}")
+    if args.resume and not args.out:
+        raise ConfigError("--resume needs --out FILE (the results file to continue)")
+    if args.out:
+        out = Path(args.out)
+        if out.is_dir():
+            raise ConfigError(f"--out {out} is a directory; give a file path")
+        if out.exists() and out.stat().st_size and not args.resume:
+            raise ConfigError(
+                f"--out {out} already exists; add --resume to continue it, or choose another path"
+            )
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", help="judge model (litellm string); default $SCOREKIT_MODEL")
+    parser.add_argument("--api-base", help="OpenAI-compatible base URL; default $SCOREKIT_API_BASE")
+    parser.add_argument("--concurrency", type=int, default=8, help="items in flight (default 8)")
+    parser.add_argument("--out", help="stream one JSON line per finished item to this file")
+    parser.add_argument("--resume", action="store_true", help="keep items already in --out")
+    parser.add_argument(
+        "--no-prompts",
+        action="store_true",
+        help="leave prompts and sent messages out of --out (compact lines)",
+    )
+    parser.add_argument(
+        "--threshold",
+        action="append",
+        default=[],
+        metavar="ID=VALUE",
+        help="fail (exit 1) when a scorer's mean is below VALUE",
+    )
+    parser.add_argument(
+        "--min-scored",
+        type=float,
+        metavar="SHARE",
+        help="with --threshold: also fail unless each thresholded scorer scored this share "
+        "of items (0-1; skipped and errored items count against it)",
+    )
+    parser.add_argument("--limit", type=int, metavar="N", help="only the first N items")
+    parser.add_argument(
+        "--max-cost",
+        type=float,
+        metavar="USD",
+        help="stop starting model calls once this run would spend more (finished items stay)",
+    )
+    parser.add_argument(
+        "--shard",
+        metavar="I/N",
+        help="only shard I of N (items split by a hash of their id), e.g. --shard 0/4",
+    )
+    parser.add_argument(
+        "--item-timeout", type=float, metavar="SECONDS", help="time allowed per item"
+    )
+    parser.add_argument("--format", choices=("table", "json"), default="table")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("--no-cache", action="store_true", help="do not use the judge cache")
+    parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run the judge's litellm client in N helper processes (for high --concurrency)",
+    )
+
+
+def add_resampling_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--resamples", type=int, default=10_000, help="randomization/bootstrap resamples"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the resampling tests")
+
+
+def check_resamples(args: argparse.Namespace) -> None:
+    if args.resamples < 1:
+        raise ConfigError(f"--resamples must be an integer >= 1; got {args.resamples}")

@@ -1,0 +1,59 @@
+"""``scorekit compare``: two results files compared item by item."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from scorers import ConfigError
+
+from ._common import (
+    add_resampling_options,
+    check_resamples,
+    thresholds,
+)
+from ._output import EXIT_OK, EXIT_THRESHOLD
+
+
+def add(commands: Any) -> None:
+    """Add the subcommand's parser to ``commands``."""
+    compare = commands.add_parser("compare", help="compare two results files item by item")
+    compare.add_argument("baseline", help="results file of the baseline run (--out of `run`)")
+    compare.add_argument("candidate", help="results file of the new run")
+    compare.add_argument(
+        "--max-drop",
+        action="append",
+        default=[],
+        metavar="ID=VALUE",
+        help="fail (exit 1) when a scorer's mean falls by more than VALUE",
+    )
+    add_resampling_options(compare)
+    compare.add_argument("--format", choices=("table", "json"), default="table")
+    compare.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .._results import compare_runs
+
+    for flag, path in (("baseline", args.baseline), ("candidate", args.candidate)):
+        if not Path(path).is_file():
+            raise ConfigError(f"{flag} {path} is not a file")
+    limits = thresholds(args.max_drop, "--max-drop")
+    check_resamples(args)
+    comparison = compare_runs(
+        args.baseline, args.candidate, resamples=args.resamples, seed=args.seed
+    )
+    dropped = [
+        sid
+        for sid, limit in limits.items()
+        if sid not in comparison.scorers or (comparison.scorers[sid].delta or 0.0) < -limit
+    ]
+    if args.format == "json":
+        print(json.dumps({**comparison.model_dump(mode="json"), "failed": dropped}, indent=2))
+    else:
+        print(comparison.table())
+        for sid in dropped:
+            print(f"{sid}: dropped by more than {limits[sid]:g} (or missing)")
+    return EXIT_THRESHOLD if dropped else EXIT_OK

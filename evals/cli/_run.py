@@ -1,0 +1,126 @@
+"""``scorekit run`` and ``scorekit demo``: score a labelled data set (or the embedded quickstart)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from scorers import ConfigError, Judge, scorer_by_id
+
+from ._common import (
+    add_run_options,
+    check_run_flags,
+    judge_from,
+    load_target,
+    scorer_options,
+    thresholds,
+)
+from ._output import EXIT_OK, print_run
+
+
+def add(commands: Any) -> None:
+    """Add the subcommand's parser to ``commands``."""
+    run_parser = commands.add_parser("run", help="score a labelled data set")
+    run_parser.add_argument("data", help="a .jsonl, .json or .csv file of items")
+    run_parser.add_argument(
+        "--scorer",
+        action="append",
+        required=True,
+        metavar="ID",
+        help="scorer id (repeatable or comma-separated); see `scorekit scorers`",
+    )
+    run_parser.add_argument(
+        "--target",
+        metavar="MODULE:CALLABLE",
+        help="function (or Agent) called with each item's input",
+    )
+    run_parser.add_argument(
+        "--estimate",
+        action="store_true",
+        help="print the calls, tokens, cost and wall time the run would take; call no model",
+    )
+    run_parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="SCORER.KEY=VALUE",
+        help="a scorer option (context-precision.per_chunk=true) or a judge one "
+        "(judge.temperature=0.2); VALUE is JSON when it parses, else text",
+    )
+    add_run_options(run_parser)
+    run_parser.set_defaults(handler=run)
+    demo = commands.add_parser("demo", help="run the embedded quickstart (no API key needed)")
+    add_run_options(demo)
+    demo.set_defaults(handler=run)
+
+
+def _chosen(args: argparse.Namespace, judge: Judge | None, options: dict[str, dict]) -> list:
+    wanted = [s.strip() for value in args.scorer for s in value.split(",") if s.strip()]
+    unknown = sorted(set(options) - set(wanted))
+    if unknown:
+        raise ConfigError(f"--option names {unknown}, which are not among --scorer {wanted}")
+    chosen = []
+    for sid in wanted:
+        try:
+            chosen.append(scorer_by_id(sid, judge, options.get(sid)))
+        except ConfigError as exc:
+            where = f" (from --option {sid}.*)" if sid in options else ""
+            raise ConfigError(f"{exc}{where}") from None
+    return chosen
+
+
+def run(args: argparse.Namespace) -> int:
+    check_run_flags(args)
+    options = scorer_options(getattr(args, "option", []))
+    judge = judge_from(args, options.pop("judge", {}))
+    try:
+        common: dict[str, Any] = {
+            "concurrency": args.concurrency,
+            "results_path": args.out,
+            "resume": args.resume,
+            "thresholds": thresholds(args.threshold),
+            "min_scored": args.min_scored,
+            "item_timeout": args.item_timeout,
+            "store_prompts": not args.no_prompts,
+            "shard": args.shard,
+            "max_cost": args.max_cost,
+            "progress": False if args.no_progress else None,
+        }
+        if args.command == "demo":
+            from .. import quickstart
+
+            if judge is None:
+                print(
+                    "scorekit demo: BM25 over the embedded corpus, model-free scorers "
+                    "(add --model to include the LLM scorers)\n",
+                    file=sys.stderr,
+                )
+            return print_run(quickstart.run(judge, limit=args.limit, **common), args.format)
+
+        from .._data import load_dataset
+        from .._runner import run_evals
+
+        chosen = _chosen(args, judge, options)
+        target = load_target(args.target)
+        items = load_dataset(args.data)
+        if args.limit is not None:
+            items = items[: args.limit]
+        if args.estimate:
+            from .._estimate import estimate_run
+            from .._shards import parse_shard, select_shard
+
+            if target is not None:
+                raise ConfigError("--estimate scores the items' own output/context: drop --target")
+            estimate = estimate_run(
+                select_shard(items, parse_shard(args.shard)), chosen, concurrency=args.concurrency
+            )
+            if args.format == "json":
+                print(estimate.model_dump_json(indent=2))
+            else:
+                print(estimate.table())
+            return EXIT_OK
+        return print_run(run_evals(items, chosen, target, **common), args.format)
+    finally:
+        if judge is not None:
+            judge.close()

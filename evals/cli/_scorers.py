@@ -1,0 +1,30 @@
+"""``scorekit scorers``: the scorer ids and registered context extractors."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from scorers import list_context_extractors, scorer_ids
+
+from ._output import EXIT_OK
+
+
+def add(commands: Any) -> None:
+    """Add the subcommand's parser to ``commands``."""
+    parser = commands.add_parser(
+        "scorers", help="list scorer ids and registered context extractors"
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    ids = scorer_ids()
+    width = max(len(k) for k in ids)
+    print("scorers (ranking metrics take any k, e.g. ndcg@10):")
+    for sid, description in ids.items():
+        print(f"  {sid:<{width}}  {description}")
+    print("\ncontext extractors:")
+    for name in list_context_extractors():
+        print(f"  {name}")
+    return EXIT_OK
