@@ -40,7 +40,7 @@ from scorers import (
     create_context_precision_scorer,
     create_context_recall_scorer,
 )
-from scorers._litellm import import_litellm as _import_litellm
+from scorers._model._litellm import import_litellm as _import_litellm
 from scorers._sync import run_sync
 
 SENTENCES = [

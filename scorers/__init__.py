@@ -3,9 +3,7 @@
 Everything public is re-exported here; the modules behind it are private.
 """
 
-from ._cache import JudgeCache, default_cache_dir
 from ._catalog import scorer_by_id, scorer_ids
-from ._completion import Completion, ModelRequest, ToolCall, Transport, TransportError
 from ._context import (
     ContextExtractor,
     ContextOptions,
@@ -32,9 +30,12 @@ from ._evaluate import (
     compare_rankings,
     evaluate_ranking,
 )
-from ._judge import Judge
-from ._litellm import LiteLLMTransport
 from ._messages import ToolResult, final_text, is_agent_shaped, tool_results
+from ._model._cache import JudgeCache, default_cache_dir
+from ._model._completion import Completion, ModelRequest, ToolCall, Transport, TransportError
+from ._model._judge import Judge
+from ._model._litellm import LiteLLMTransport
+from ._model._scripted import ScriptedTransport
 from ._pipeline import Scorer, create_scorer
 from ._prebuilt._contracts import ChunkVerdict, ChunkVerdicts, Claims, ClaimVerdict, ClaimVerdicts
 from ._prebuilt._ids import (
@@ -57,7 +58,6 @@ from ._prebuilt._similarity import (
     create_non_llm_context_recall_scorer,
 )
 from ._prebuilt._similarity_math import MEASURES, similarity_matrix
-from ._scripted import ScriptedTransport
 from ._significance import PairedTest, holm, paired_test
 from ._steps import NotScorable, PromptStep, StepResults, not_scorable
 from ._trec import load_qrels, load_run, write_qrels

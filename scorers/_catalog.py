@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._errors import ConfigError
-from ._judge import Judge
+from ._model._judge import Judge
 from ._pipeline import Scorer
 
 # importing the scorer modules registers their factories

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ._completion import TransportError
+    from ._model._completion import TransportError
 
 
 class ScorekitError(Exception):

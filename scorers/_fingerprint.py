@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
+from ._model._structured import json_schema
 from ._steps import PromptStep
-from ._structured import json_schema
 
 if TYPE_CHECKING:
-    from ._judge import Judge
+    from ._model._judge import Judge
 
 
 def _name(fn: Any) -> str:

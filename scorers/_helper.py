@@ -1,6 +1,6 @@
-"""``python -m scorers._helper``: a model-call helper process (see `scorers._process`)."""
+"""``python -m scorers._helper``: a model-call helper process (see `scorers._model._process`)."""
 
-from ._process import main
+from ._model._process import main
 
 if __name__ == "__main__":
     main()

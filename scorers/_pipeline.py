@@ -17,7 +17,7 @@ from ._checks import clip_scaled, integer
 from ._checks import scale as check_scale
 from ._engine import FastPath, error_result, model_free, score_one, score_runs
 from ._errors import ConfigError
-from ._judge import Judge, as_judge
+from ._model._judge import Judge, as_judge
 from ._steps import PromptStep, Step, StepFn
 from ._sync import run_sync
 from ._types import ScoreResult, ScorerRun

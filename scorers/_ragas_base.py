@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from ._errors import ConfigError, JudgeSetupError
-from ._judge import Judge, as_judge
+from ._model._judge import Judge, as_judge
 from ._pipeline import Scorer
 from ._prebuilt._ranking import precision_sum
 from ._sync import run_sync

@@ -8,13 +8,13 @@ grammar the fake judge parses.
 
 from __future__ import annotations
 
-from . import _litellm
-from ._calls import detached_calls, record_calls
 from ._checks import finite, integer, optional_integer, optional_positive, positive
 from ._engine import Job, Scored, score_detached, score_many
 from ._engine._gc import paused_gc
 from ._fences import block, fence, tagged
-from ._limits import Budget, run_budget, run_cap
+from ._model import _litellm
+from ._model._calls import detached_calls, record_calls
+from ._model._limits import Budget, run_budget, run_cap
 from ._prebuilt._qrels import qrels_scorer
 from ._prebuilt._rule_judge import rule_answer, supports
 from ._sync import run_sync

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from ._types import JudgeCall, ScorerRun
 
 if TYPE_CHECKING:
-    from ._judge import Judge
+    from ._model._judge import Judge
 
 M = TypeVar("M", bound=BaseModel)
 StepFn = Callable[..., Any]

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
-from ._executor import install as install_inline_setup
+from ._model._executor import install as install_inline_setup
 
 T = TypeVar("T")
 
@@ -46,7 +46,7 @@ def _shutdown() -> None:
     manager, _portal_cm = _portal_cm, None
     if portal is None or manager is None:
         return
-    from ._litellm import stop_litellm_logging
+    from ._model._litellm import stop_litellm_logging
 
     with contextlib.suppress(Exception):
         portal.call(stop_litellm_logging)

@@ -17,7 +17,7 @@ class _LitellmWorkerNoise(logging.Filter):
 
     litellm starts a background logging task in every event loop that makes a call; the
     per-test loops of async tests close with it pending. scorekit's own loop stops it at
-    exit (scorers._litellm.stop_litellm_logging); test loops are litellm's to clean up.
+    exit (scorers._model._litellm.stop_litellm_logging); test loops are litellm's to clean up.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:

@@ -11,8 +11,8 @@ import time
 from collections.abc import Awaitable, Generator
 from typing import Any
 
-from .._calls import attach_calls, calls_of, detached_calls, record_calls
 from .._errors import ConfigError
+from .._model._calls import attach_calls, calls_of, detached_calls, record_calls
 from .._steps import NotScorable, PromptStep, StepResults, detail_value
 from .._types import ScoreResult, ScorerRun
 from ._prompts import prompt_step

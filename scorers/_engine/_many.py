@@ -19,9 +19,9 @@ from typing import Any
 
 import anyio
 
-from .._calls import record_calls
 from .._errors import JudgeSetupError
-from .._limits import Budget, run_budget, run_cap
+from .._model._calls import record_calls
+from .._model._limits import Budget, run_budget, run_cap
 from .._tasks import map_bounded, task_group
 from .._types import JudgeCall, ScoreResult, ScorerRun
 from ._execute import error_result, score_inline, score_one

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._judge import as_judge
+from .._model._judge import as_judge
 from .._steps import PromptStep, StepResults, call_step
 from .._tasks import map_bounded
 from .._types import ScorerRun

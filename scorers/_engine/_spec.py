@@ -13,7 +13,7 @@ from .._steps import PromptStep, Step, StepFn
 from .._types import ScorerRun
 
 if TYPE_CHECKING:
-    from .._judge import Judge
+    from .._model._judge import Judge
 
 Outcome = tuple[float, str, dict[str, Any]]
 """A fast path's result for one run: the score (scaled), the reason and the details."""

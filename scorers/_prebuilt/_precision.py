@@ -7,8 +7,8 @@ from typing import Any
 from .._context import ContextOptions
 from .._fences import clip, fence
 from .._i18n import NAMES, Language, reasons_in, resolve, t
-from .._judge import Judge, as_judge
 from .._messages import final_text, question_text
+from .._model._judge import Judge, as_judge
 from .._pipeline import Scorer, create_scorer
 from .._steps import PromptStep, StepResults
 from .._types import Chunk, ScorerRun

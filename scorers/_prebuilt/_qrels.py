@@ -13,8 +13,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from .._fences import fence
-from .._judge import Judge
 from .._messages import question_text
+from .._model._judge import Judge
 from .._pipeline import Scorer, create_scorer
 from .._steps import PromptStep, StepResults
 from .._types import ScorerRun

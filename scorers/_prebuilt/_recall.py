@@ -9,8 +9,8 @@ from pydantic import BaseModel
 from .._context import ContextOptions, resolve_context
 from .._fences import clip, context_block, fence, numbered
 from .._i18n import NAMES, Language, reasons_in, resolve, t
-from .._judge import Judge, as_judge
 from .._messages import question_text
+from .._model._judge import Judge, as_judge
 from .._pipeline import Scorer, create_scorer
 from .._steps import PromptStep, StepResults, not_scorable
 from .._types import ScorerRun

@@ -7,7 +7,7 @@ import pytest
 from evals import Agent, SqliteScoreStore, Tool, run_evals
 from evals.testing import FakeLLMServer, FakeRequest, FakeResponse
 from scorers import ConfigError, create_id_context_recall_scorer
-from scorers._litellm import stop_litellm_logging
+from scorers._model._litellm import stop_litellm_logging
 
 DOCS = {"1": "Einstein was born in Ulm.", "2": "Mozart wrote operas."}
 

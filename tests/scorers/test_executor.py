@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from scorers import _executor
-from scorers._executor import InlineSetupExecutor
+from scorers._model import _executor
+from scorers._model._executor import InlineSetupExecutor
 from scorers._sync import run_sync
 
 
@@ -65,7 +65,7 @@ def test_a_provider_that_blocks_in_setup_stops_being_inlined(fake_llm_server, mo
 def test_exceptions_from_an_inline_setup_reach_the_caller():
     import contextvars
 
-    from scorers._litellm import import_litellm as _import_litellm
+    from scorers._model._litellm import import_litellm as _import_litellm
 
     main = _import_litellm().main
     setup = functools.partial(

@@ -16,7 +16,7 @@ from scorers import (
     JudgeCache,
     create_context_recall_scorer,
 )
-from scorers._structured import extract_json
+from scorers._model._structured import extract_json
 from scorers._sync import run_sync
 
 CONTEXT = ["Albert Einstein was born on 14 March 1879 in Ulm."]

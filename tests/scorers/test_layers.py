@@ -29,7 +29,7 @@ from scorers import (
     create_context_precision_scorer,
     create_context_recall_scorer,
 )
-from scorers._litellm import LITELLM_PARAMS, OWNED_PARAMS, LiteLLMTransport
+from scorers._model._litellm import LITELLM_PARAMS, OWNED_PARAMS, LiteLLMTransport
 from scorers._sync import run_sync
 
 CLAIMS = '{"claims": ["Einstein was born in Ulm."]}'
@@ -137,7 +137,7 @@ def test_unknown_keywords_are_refused_with_the_closest_names():
 
 
 def test_the_known_litellm_parameters_are_litellms_own():
-    from scorers._litellm import import_litellm
+    from scorers._model._litellm import import_litellm
 
     litellm = import_litellm()
     accepted = set(inspect.signature(litellm.completion).parameters) - {"kwargs"}
@@ -313,7 +313,7 @@ def test_a_missing_key_fails_in_under_a_second_without_importing_litellm():
 
 def test_litellms_missing_credentials_error_is_an_auth_error(monkeypatch):
     """The provider check aside, litellm's own client-side failure maps to "auth"."""
-    from scorers._litellm import import_litellm, map_litellm_error
+    from scorers._model._litellm import import_litellm, map_litellm_error
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     litellm = import_litellm()
@@ -335,7 +335,7 @@ def test_litellms_missing_credentials_error_is_an_auth_error(monkeypatch):
 
 
 def test_a_generic_litellm_error_is_classified_by_its_status():
-    from scorers._litellm import import_litellm, map_litellm_error
+    from scorers._model._litellm import import_litellm, map_litellm_error
 
     litellm = import_litellm()
     request = ModelRequest(model="openai/x", messages=[], api_key="k")

@@ -15,7 +15,7 @@ from scorers import (
     create_scorer,
     not_scorable,
 )
-from scorers._litellm import stop_litellm_logging
+from scorers._model._litellm import stop_litellm_logging
 
 
 class Keywords(BaseModel):

@@ -16,9 +16,9 @@ from scorers import (
     Judge,
     JudgeAPIError,
     JudgeError,
-    _process,
     create_context_recall_scorer,
 )
+from scorers._model import _process
 from scorers._sync import run_sync
 
 CONTEXT = ["Albert Einstein was born on 14 March 1879 in Ulm."]

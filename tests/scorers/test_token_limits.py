@@ -6,7 +6,7 @@ import pytest
 
 from evals.testing import FakeLLMServer, Fault
 from scorers import ConfigError, Judge, create_context_recall_scorer
-from scorers._limits import TokenBucket
+from scorers._model._limits import TokenBucket
 
 
 class Clock:

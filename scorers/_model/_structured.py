@@ -9,9 +9,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from .._errors import JudgeOutputError
+from .._types import JudgeCall
 from ._calls import attach_calls
-from ._errors import JudgeOutputError
-from ._types import JudgeCall
 
 M = TypeVar("M", bound=BaseModel)
 

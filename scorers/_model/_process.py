@@ -24,8 +24,8 @@ from typing import IO, Any
 
 import anyio
 
+from .._errors import JudgeError
 from ._completion import Completion, ModelRequest, TransportError
-from ._errors import JudgeError
 from ._executor import install as install_inline_setup
 from ._litellm import missing_key
 

@@ -12,7 +12,7 @@ import contextlib
 from collections.abc import Iterator
 from contextvars import ContextVar
 
-from ._types import JudgeCall
+from .._types import JudgeCall
 
 _logs: ContextVar[tuple[list[JudgeCall], ...]] = ContextVar("scorekit_call_logs", default=())
 

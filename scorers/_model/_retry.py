@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import anyio
 
+from .._errors import ScorekitError
 from ._completion import Completion, ModelRequest, Transport, TransportError
-from ._errors import ScorekitError
 from ._limits import Limits
 
 

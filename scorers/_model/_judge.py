@@ -10,9 +10,6 @@ nothing of the judge.
 from __future__ import annotations
 
 import copy
-import difflib
-import inspect
-import json
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -20,20 +17,29 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from ._cache import JudgeCache, cache_key, cached_answer, resolve_cache, store_answer
-from ._calls import attach_calls, note_call
-from ._checks import (
+from .._checks import (
     integer,
     non_negative,
     optional_integer,
     optional_positive,
     positive,
 )
+from .._errors import ConfigError, api_error
+from .._types import JudgeCall
+from ._cache import (
+    JudgeCache,
+    cache_key,
+    cached_answer,
+    cached_call,
+    resolve_cache,
+    store_answer,
+)
+from ._calls import attach_calls, note_call
 from ._completion import Completion, ModelRequest, Transport, TransportError
-from ._errors import BudgetExceededError, ConfigError, JudgeSetupError, api_error
-from ._limits import Budget, Limits, current_budget
-from ._litellm import LITELLM_PARAMS, OWNED_PARAMS, LiteLLMTransport, import_litellm
-from ._redact import Redactor, header_values, secret_header
+from ._cost import charged, price_per_token
+from ._limits import Limits
+from ._options import check_keywords, transport_for
+from ._redact import Redactor, header_values, redacted_error, without_secrets
 from ._retry import Attempts, RetryPolicy, count_prompt_tokens, send_with_retries
 from ._structured import (
     STRUCTURED_OUTPUT_MODES,
@@ -42,7 +48,6 @@ from ._structured import (
     json_schema,
     response_format,
 )
-from ._types import JudgeCall
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -123,7 +128,7 @@ class Judge:
             raise ConfigError(
                 "Judge(model=...) needs a litellm model string like 'openai/gpt-4o-mini'"
             )
-        _check_keywords(kwargs)
+        check_keywords(kwargs, Judge.__init__)
         if structured_output not in STRUCTURED_OUTPUT_MODES:
             raise ConfigError("structured_output must be 'json_schema', 'json_object' or 'none'")
         temperature = non_negative("Judge(temperature=...)", temperature)
@@ -140,13 +145,6 @@ class Judge:
         )
         tokens_per_minute = optional_positive("Judge(tokens_per_minute=...)", tokens_per_minute)
         client_processes = integer("Judge(client_processes=...)", client_processes, minimum=0)
-        if transport is not None and client_processes:
-            raise ConfigError("pass either transport= or client_processes=, not both")
-        if transport is not None and not isinstance(transport, Transport):
-            raise ConfigError(
-                f"transport must have an async complete(request) method, got "
-                f"{type(transport).__name__}"
-            )
         self.model = model
         self.api_base = api_base
         self._api_key = api_key
@@ -163,14 +161,7 @@ class Judge:
         self.structured_output = structured_output
         self.client_processes = client_processes
         self.litellm_kwargs: dict[str, Any] = {**kwargs, **(litellm_kwargs or {})}
-        if transport is None:
-            if client_processes:
-                from ._process import ProcessTransport
-
-                transport = ProcessTransport(client_processes)
-            else:
-                transport = LiteLLMTransport()
-        self.transport: Transport = transport
+        self.transport: Transport = transport_for(transport, client_processes)
         self._policy = RetryPolicy(max_retries, retry_backoff, max_retry_wait)
         self.tokens_per_minute = tokens_per_minute
         self._own_limits = Limits(max_concurrency, requests_per_minute, tokens_per_minute)
@@ -214,44 +205,7 @@ class Judge:
     def price_per_token(self) -> tuple[float, float] | None:
         """USD per prompt and per completion token: declared (``input_cost_per_token`` /
         ``output_cost_per_token``) or litellm's price list; None when unknown."""
-        declared = self.litellm_kwargs
-        if "input_cost_per_token" in declared and "output_cost_per_token" in declared:
-            return float(declared["input_cost_per_token"]), float(declared["output_cost_per_token"])
-        try:
-            litellm = import_litellm()
-            prompt, _ = litellm.cost_per_token(
-                model=self.model, prompt_tokens=1, completion_tokens=0
-            )
-            _, completion = litellm.cost_per_token(
-                model=self.model, prompt_tokens=0, completion_tokens=1
-            )
-        except Exception:
-            return None
-        return float(prompt), float(completion)
-
-    def _reserve(self, budget: Budget, request: ModelRequest) -> float:
-        """The call's estimated cost, reserved in ``budget``; raises when it would pass."""
-        price = self.price_per_token()
-        if price is None:  # every call would fail alike: stop the run
-            raise JudgeSetupError(
-                f"max_cost needs the price of {self.model!r}, which litellm does not know: "
-                "declare it, e.g. Judge(..., input_cost_per_token=1.5e-7, "
-                "output_cost_per_token=6e-7)",
-                kind="budget",
-                model=self.model,
-            )
-        completion_tokens = int(self.max_tokens or 512)
-        estimate = count_prompt_tokens(request) * price[0] + completion_tokens * price[1]
-        if not budget.reserve(estimate):
-            raise BudgetExceededError(
-                f"max_cost ${budget.max_cost:g} reached: ${budget.spent:.4f} spent, "
-                f"${budget.reserved:.4f} in flight, and the next call would cost about "
-                f"${estimate:.4f}; no new model call was started",
-                spent=budget.spent,
-                max_cost=budget.max_cost,
-                model=self.model,
-            )
-        return estimate
+        return price_per_token(self.model, self.litellm_kwargs)
 
     def _api_key_for_request(self) -> str | None:
         if self._api_key is None and self.api_base and not os.environ.get("OPENAI_API_KEY"):
@@ -293,38 +247,32 @@ class Judge:
         started = time.perf_counter()
         attempts = Attempts()
         call = JudgeCall(step=step, model=self.model, messages=messages)
-        budget = current_budget()
-        estimate = self._reserve(budget, request) if budget is not None else 0.0
-        try:
-            completion = await send_with_retries(
-                self.transport, request, self._policy, self._own_limits, attempts
-            )
-        except TransportError as exc:
-            error = api_error(
-                _redacted(exc, self._redact),
-                model=self.model,
-                step=step,
-                attempts=attempts.sent,
-                timeout=self.timeout,
-                api_key_given=self._api_key is not None,
-            )
-            call.error = str(error)
-            attach_calls(error, [call])
-            if budget is not None:
-                budget.settle(estimate, 0.0)
-            raise error from None
-        except BaseException:  # cancelled mid-call: its requests were still sent
-            call.error = "cancelled"
-            if budget is not None:
-                budget.settle(estimate, 0.0)
-            raise
-        finally:
-            call.attempts = attempts.sent
-            call.latency_s = time.perf_counter() - started
-            if attempts.sent:
-                note_call(call)
-        if budget is not None:
-            budget.settle(estimate, completion.cost if completion.cost is not None else estimate)
+        with charged(request, self.price_per_token, self.max_tokens) as charge:
+            try:
+                completion = await send_with_retries(
+                    self.transport, request, self._policy, self._own_limits, attempts
+                )
+            except TransportError as exc:
+                error = api_error(
+                    redacted_error(exc, self._redact),
+                    model=self.model,
+                    step=step,
+                    attempts=attempts.sent,
+                    timeout=self.timeout,
+                    api_key_given=self._api_key is not None,
+                )
+                call.error = str(error)
+                attach_calls(error, [call])
+                raise error from None
+            except BaseException:  # cancelled mid-call: its requests were still sent
+                call.error = "cancelled"
+                raise
+            finally:
+                call.attempts = attempts.sent
+                call.latency_s = time.perf_counter() - started
+                if attempts.sent:
+                    note_call(call)
+            charge.cost = completion.cost
         if completion.content and self._redact:
             clean = self._redact(completion.content)
             if clean != completion.content:
@@ -367,14 +315,7 @@ class Judge:
         structured-output mode and every request parameter (litellm keyword arguments
         included; credential headers and the API key left out). Timeouts, retries and
         limits are not part of it."""
-        params = self._params()
-        for name in ("extra_headers", "headers", "default_headers"):
-            headers = params.get(name)
-            if isinstance(headers, Mapping):
-                params[name] = {
-                    k: ("<secret>" if secret_header(str(k)) else v) for k, v in headers.items()
-                }
-        params.pop("api_key", None)
+        params = without_secrets(self._params())
         return {
             "model": self.model,
             "api_base": self.api_base,
@@ -419,14 +360,7 @@ class Judge:
             key = self.cache_key(messages, schema, version=version, sample_index=sample_index)
             cached = cached_answer(self.cache, key, schema, check)
             if cached is not None:
-                call = JudgeCall(
-                    step=step,
-                    model=self.model,
-                    cached=True,
-                    cost=0.0,
-                    messages=messages,
-                    response=json.dumps(cached[1], ensure_ascii=False),
-                )
+                call = cached_call(cached[1], step=step, model=self.model, messages=messages)
                 note_call(call)
                 return cached[0], [call]
         extra: dict[str, Any] = {}
@@ -443,42 +377,6 @@ class Judge:
         if self.cache is not None and key is not None:
             store_answer(self.cache, key, value, calls)
         return value, calls
-
-
-def _redacted(error: TransportError, redact: Redactor) -> TransportError:
-    if not redact or not error.message:
-        return error
-    return TransportError(
-        error.kind,
-        redact(error.message),
-        status=error.status,
-        retry_after=error.retry_after,
-        missing_env=error.missing_env,
-    )
-
-
-_JUDGE_OPTIONS: tuple[str, ...] = ()
-
-
-def _check_keywords(kwargs: Mapping[str, Any]) -> None:
-    """Refuse keywords that are neither litellm's parameters nor Judge's own."""
-    global _JUDGE_OPTIONS
-    if not _JUDGE_OPTIONS:
-        _JUDGE_OPTIONS = tuple(
-            n for n in inspect.signature(Judge.__init__).parameters if n not in ("self", "kwargs")
-        )
-    for name in kwargs:
-        if name in OWNED_PARAMS:
-            raise ConfigError(f"Judge({name}=...) is set by scorekit: use {OWNED_PARAMS[name]}")
-        if name in LITELLM_PARAMS:
-            continue
-        close = difflib.get_close_matches(name, [*_JUDGE_OPTIONS, *LITELLM_PARAMS], n=3)
-        hint = f" Did you mean {', '.join(close)}?" if close else ""
-        raise ConfigError(
-            f"Judge got an unknown keyword {name!r}: it is neither a Judge option nor a "
-            f"litellm completion parameter.{hint} Pass provider-specific parameters as "
-            f"litellm_kwargs={{{name!r}: ...}}."
-        )
 
 
 def as_judge(model: str | Judge | None) -> Judge | None:

@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from .._types import JudgeCall
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ._types import JudgeCall
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -135,6 +136,15 @@ def cached_answer(
     except (ValidationError, ValueError, KeyError):
         return None
     return value, hit["output"]
+
+
+def cached_call(output: Any, *, step: str, model: str, messages: list[dict[str, Any]]) -> JudgeCall:
+    """The `JudgeCall` that stands for a cache hit (no request, no cost)."""
+
+    response = json.dumps(output, ensure_ascii=False)
+    return JudgeCall(
+        step=step, model=model, cached=True, cost=0.0, messages=messages, response=response
+    )
 
 
 def store_answer(cache: JudgeCache, key: str, value: BaseModel, calls: list[JudgeCall]) -> None:

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ._completion import TransportError
+
 REDACTED = "[redacted]"
 _SECRET_ENV = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)", re.I)
 _SECRET_HEADER = re.compile(r"(auth|key|token|secret|cookie)", re.I)
@@ -62,3 +64,30 @@ class Redactor:
 
     def __bool__(self) -> bool:
         return bool(self._secrets)
+
+
+def redacted_error(error: TransportError, redact: Redactor) -> TransportError:
+    """``error`` with the secrets ``redact`` knows taken out of its message."""
+    if not redact or not error.message:
+        return error
+    return TransportError(
+        error.kind,
+        redact(error.message),
+        status=error.status,
+        retry_after=error.retry_after,
+        missing_env=error.missing_env,
+    )
+
+
+def without_secrets(params: dict[str, Any]) -> dict[str, Any]:
+    """Request parameters with credential header values masked and the API key dropped
+    (what a cache key or fingerprint may hold)."""
+    params = dict(params)
+    for name in ("extra_headers", "headers", "default_headers"):
+        headers = params.get(name)
+        if isinstance(headers, Mapping):
+            params[name] = {
+                k: ("<secret>" if secret_header(str(k)) else v) for k, v in headers.items()
+            }
+    params.pop("api_key", None)
+    return params

@@ -1,0 +1,93 @@
+"""What a judge's calls cost: its price per token, and a run budget's reservations."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from .._errors import BudgetExceededError, JudgeSetupError
+from ._completion import ModelRequest
+from ._limits import Budget, current_budget
+from ._litellm import import_litellm
+from ._retry import count_prompt_tokens
+
+
+def price_per_token(model: str, declared: Mapping[str, Any]) -> tuple[float, float] | None:
+    """USD per prompt and per completion token of ``model``: ``declared``
+    (``input_cost_per_token`` / ``output_cost_per_token``) or litellm's price list; None
+    when unknown."""
+    if "input_cost_per_token" in declared and "output_cost_per_token" in declared:
+        return float(declared["input_cost_per_token"]), float(declared["output_cost_per_token"])
+    try:
+        litellm = import_litellm()
+        prompt, _ = litellm.cost_per_token(model=model, prompt_tokens=1, completion_tokens=0)
+        _, completion = litellm.cost_per_token(model=model, prompt_tokens=0, completion_tokens=1)
+    except Exception:
+        return None
+    return float(prompt), float(completion)
+
+
+class Charge:
+    """A call's cost as it settles: set ``cost`` to the provider's (None: the estimate)."""
+
+    def __init__(self) -> None:
+        self.cost: float | None = None
+
+
+@contextlib.contextmanager
+def charged(
+    request: ModelRequest,
+    price: Callable[[], tuple[float, float] | None],
+    max_tokens: int | None,
+) -> Iterator[Charge]:
+    """Reserve the call's estimated cost in the run's budget (when a run set one, see
+    `run_budget`) and settle it on exit: at the `Charge`'s cost, or at 0 when the call
+    failed or was cancelled."""
+    charge = Charge()
+    budget = current_budget()
+    if budget is None:
+        yield charge
+        return
+    estimate = reserve(budget, request, price(), max_tokens)
+    try:
+        yield charge
+    except BaseException:
+        budget.settle(estimate, 0.0)
+        raise
+    budget.settle(estimate, estimate if charge.cost is None else charge.cost)
+
+
+def reserve(
+    budget: Budget,
+    request: ModelRequest,
+    price: tuple[float, float] | None,
+    max_tokens: int | None,
+) -> float:
+    """The call's estimated cost (its prompt tokens, and ``max_tokens`` — 512 when unset —
+    of completion), reserved in ``budget``.
+
+    Raises:
+        JudgeSetupError: When the price is unknown (every call would fail alike).
+        BudgetExceededError: When the reservation would pass the budget.
+    """
+    if price is None:
+        raise JudgeSetupError(
+            f"max_cost needs the price of {request.model!r}, which litellm does not know: "
+            "declare it, e.g. Judge(..., input_cost_per_token=1.5e-7, "
+            "output_cost_per_token=6e-7)",
+            kind="budget",
+            model=request.model,
+        )
+    completion_tokens = int(max_tokens or 512)
+    estimate = count_prompt_tokens(request) * price[0] + completion_tokens * price[1]
+    if not budget.reserve(estimate):
+        raise BudgetExceededError(
+            f"max_cost ${budget.max_cost:g} reached: ${budget.spent:.4f} spent, "
+            f"${budget.reserved:.4f} in flight, and the next call would cost about "
+            f"${estimate:.4f}; no new model call was started",
+            spent=budget.spent,
+            max_cost=budget.max_cost,
+            model=request.model,
+        )
+    return estimate
