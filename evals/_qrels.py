@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from scorers import ConfigError, Judge, ScorerRun
 from scorers._runtime import Job, Scored, integer, qrels_scorer, run_sync, score_many, to_chunks
 
-from ._data import load_dataset
+from ._data import EvalItem, load_dataset
 from ._progress import Progress
 
 
@@ -50,6 +50,28 @@ def text_id(text: str) -> str:
     return "sha1:" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
+def _chunks_by_query(
+    items: Sequence[EvalItem],
+    skipped: Sequence[str],
+    runs: Mapping[str, Mapping[str, Sequence[Any]]],
+) -> dict[str, dict[str, str]]:
+    """Per judged item, the distinct chunks (id -> text) of its own context and of every
+    run; chunks without an id are keyed by `text_id`."""
+    known = {item.id for item in items}
+    found: dict[str, dict[str, str]] = {item.id: {} for item in items if item.id not in skipped}
+    own = {item.id: item.context or [] for item in items}
+    for source in (own, *runs.values()):
+        for query, values in source.items():
+            if query not in known:
+                raise ConfigError(f"a run ranks query {query!r}, which is not an item of the data")
+            if query not in found:
+                continue
+            for chunk in to_chunks(values):
+                doc = chunk.id if chunk.id is not None else text_id(chunk.text)
+                found[query].setdefault(doc, chunk.text)
+    return found
+
+
 async def ajudge_qrels(
     judge: Judge,
     data: str | os.PathLike[str] | Iterable[Any],
@@ -65,24 +87,8 @@ async def ajudge_qrels(
     concurrency = integer("concurrency", concurrency)
     items = load_dataset(data)
     by_id = {item.id: item for item in items}
-    chunks_by_query: dict[str, dict[str, str]] = {}
     skipped = [item.id for item in items if not (item.ground_truth or "").strip()]
-    for item in items:
-        if item.id not in skipped:
-            chunks_by_query[item.id] = {}
-    sources: list[Mapping[str, Sequence[Any]]] = [
-        {item.id: item.context or [] for item in items},
-        *(runs or {}).values(),
-    ]
-    for source in sources:
-        for query, values in source.items():
-            if query not in by_id:
-                raise ConfigError(f"a run ranks query {query!r}, which is not an item of the data")
-            if query not in chunks_by_query:
-                continue
-            for chunk in to_chunks(values):
-                doc = chunk.id if chunk.id is not None else text_id(chunk.text)
-                chunks_by_query[query].setdefault(doc, chunk.text)
+    chunks_by_query = _chunks_by_query(items, skipped, runs or {})
     pairs = [(q, doc, text) for q, docs in chunks_by_query.items() for doc, text in docs.items()]
     qrels: dict[str, dict[str, float]] = {q: {} for q in chunks_by_query}
     failed: dict[str, str] = {}

@@ -150,25 +150,13 @@ async def arun_evals(
     resumed = set(done)
     jobs = make_jobs([item for item in items if item.id not in done], partial, call_target)
     bar = Progress(len(jobs), opts.progress)
-
-    async def finish(scored: Scored) -> None:
-        result = item_result(scored, list(scorer_by_key), fingerprints, opts.item_timeout)
-        if results_file is not None:
-            result = results_file.write(result)
-        done[result.item.id] = result
-        bar.advance(result.error is not None)
-        if on_item_complete is not None:
-            outcome = on_item_complete(result)
-            if inspect.isawaitable(outcome):
-                await outcome
-        if opts.fail_fast and result.error is not None:
-            raise ItemFailedError(result)
-
+    sink = _Finish(list(scorer_by_key), fingerprints, opts, results_file, done, bar)
+    sink.hook = on_item_complete
     try:
         await score_many(
             scorer_by_key,
             jobs,
-            finish,
+            sink,
             concurrency=opts.concurrency,
             model_concurrency=opts.model_concurrency or opts.concurrency * len(scorer_by_key),
             max_cost=opts.max_cost,
@@ -189,6 +177,38 @@ async def arun_evals(
     summary.client_cpu_s = time.process_time() - cpu_started - imported
     ordered = [done[item.id] for item in items if item.id in done]
     return _eval_result(summary, ordered, scorer_by_key, opts)
+
+
+class _Finish:
+    """What happens to each finished item, in order: its `ItemResult` is written, kept,
+    counted on the progress bar and handed to the hook; a failure stops the run under
+    ``fail_fast``."""
+
+    def __init__(
+        self,
+        order: list[str],
+        fingerprints: Mapping[str, str],
+        opts: RunOptions,
+        results_file: ResultsFile | None,
+        done: dict[str, ItemResult],
+        bar: Progress,
+    ) -> None:
+        self.order, self.fingerprints, self.opts = order, fingerprints, opts
+        self.results_file, self.done, self.bar = results_file, done, bar
+        self.hook: ItemHook | None = None
+
+    async def __call__(self, scored: Scored) -> None:
+        result = item_result(scored, self.order, self.fingerprints, self.opts.item_timeout)
+        if self.results_file is not None:
+            result = self.results_file.write(result)
+        self.done[result.item.id] = result
+        self.bar.advance(result.error is not None)
+        if self.hook is not None:
+            outcome = self.hook(result)
+            if inspect.isawaitable(outcome):
+                await outcome
+        if self.opts.fail_fast and result.error is not None:
+            raise ItemFailedError(result)
 
 
 def _resume_plans(

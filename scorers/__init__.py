@@ -24,12 +24,6 @@ from ._errors import (
     JudgeSetupError,
     ScorekitError,
 )
-from ._evaluate import (
-    RankingComparison,
-    RankingEvaluation,
-    compare_rankings,
-    evaluate_ranking,
-)
 from ._messages import ToolResult, final_text, is_agent_shaped, tool_results
 from ._model._cache import JudgeCache, default_cache_dir
 from ._model._completion import Completion, ModelRequest, ToolCall, Transport, TransportError
@@ -58,9 +52,15 @@ from ._prebuilt._similarity import (
     create_non_llm_context_recall_scorer,
 )
 from ._prebuilt._similarity_math import MEASURES, similarity_matrix
+from ._ranking._evaluate import (
+    RankingComparison,
+    RankingEvaluation,
+    compare_rankings,
+    evaluate_ranking,
+)
+from ._ranking._trec import load_qrels, load_run, write_qrels
 from ._significance import PairedTest, holm, paired_test
 from ._steps import NotScorable, PromptStep, StepResults, not_scorable
-from ._trec import load_qrels, load_run, write_qrels
 from ._types import AgentOutput, Chunk, JudgeCall, ScoreResult, ScorerRun
 
 __version__ = "0.1.0"

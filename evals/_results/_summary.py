@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from itertools import chain
 from operator import attrgetter, methodcaller
+
+from scorers import ScoreResult
 
 from ._items import ItemResult
 from ._stats import RunSummary, ScorerSummary, mean_ci, two_level_ci
@@ -14,6 +16,41 @@ from ._stats import RunSummary, ScorerSummary, mean_ci, two_level_ci
 _STATUS, _SCORE, _DETAILS = attrgetter("status"), attrgetter("score"), attrgetter("details")
 _RESULTS, _CALLS = attrgetter("scorer_results"), attrgetter("judge_calls")
 _SAMPLING = methodcaller("get", "sampling")
+
+
+def _scorer_summary(
+    sid: str,
+    column: list[ScoreResult],
+    items: Sequence[ItemResult],
+    old: Callable[[str], Collection[str]],
+    scale: float | None,
+) -> ScorerSummary:
+    """One scorer's counts, mean, CI (cut to ``[0, scale]``) and this run's calls, from
+    its ``column`` of results (in C where it can be)."""
+    s = ScorerSummary()
+    if any(map(_CALLS, column)):
+        for item in items:
+            result = item.scorer_results.get(sid)
+            if result is not None and result.judge_calls and sid not in old(item.item.id):
+                for call in result.judge_calls:
+                    s.add(call)
+    counts = Counter(map(_STATUS, column))  # plain counters: a model's setattr costs more
+    s.n_scored, s.n_skipped, s.n_error = counts["scored"], counts["skipped"], counts["error"]
+    scored = column if s.n_scored == len(column) else [r for r in column if r.status == "scored"]
+    bounds = None if scale is None else (0.0, scale)
+    s.mean, s.ci_low, s.ci_high = mean_ci(list(map(_SCORE, scored)), bounds)
+    samplings = [
+        sampling
+        for sampling in filter(None, map(_SAMPLING, map(_DETAILS, scored)))
+        if isinstance(sampling, dict) and "agreement" in sampling
+    ]
+    if samplings:
+        s.judge_agreement = math.fsum(float(x["agreement"]) for x in samplings) / len(samplings)
+        factor = 1.0 if scale is None else scale
+        interval = two_level_ci([[v * factor for v in x["sample_scores"]] for x in samplings])
+        if interval is not None:
+            s.ci_low_judge, s.ci_high_judge = interval
+    return s
 
 
 def summarize(
@@ -63,34 +100,10 @@ def summarize(
     tables = list(map(_RESULTS, items))
     per: dict[str, ScorerSummary] = {}
     for sid in dict.fromkeys(chain(scorer_ids, chain.from_iterable(tables))):
-        per[sid] = s = ScorerSummary()  # a scorer of results only: kept from an earlier run
         column = [table[sid] for table in tables if sid in table]
-        if any(map(_CALLS, column)):
-            for item in items:
-                result = item.scorer_results.get(sid)
-                if result is not None and result.judge_calls and sid not in old(item.item.id):
-                    for call in result.judge_calls:
-                        s.add(call)
-        counts = Counter(map(_STATUS, column))  # plain counters: a model's setattr costs more
-        s.n_scored, s.n_skipped = counts["scored"], counts["skipped"]
-        s.n_error = counts["error"] + unrun[sid]
-        scored = (
-            column if s.n_scored == len(column) else [r for r in column if r.status == "scored"]
-        )
-        scale = (scales or {}).get(sid)
-        bounds = None if scale is None else (0.0, scale)
-        s.mean, s.ci_low, s.ci_high = mean_ci(list(map(_SCORE, scored)), bounds)
-        samplings = [
-            sampling
-            for sampling in filter(None, map(_SAMPLING, map(_DETAILS, scored)))
-            if isinstance(sampling, dict) and "agreement" in sampling
-        ]
-        if samplings:
-            s.judge_agreement = math.fsum(float(x["agreement"]) for x in samplings) / len(samplings)
-            factor = 1.0 if scale is None else scale
-            interval = two_level_ci([[v * factor for v in x["sample_scores"]] for x in samplings])
-            if interval is not None:
-                s.ci_low_judge, s.ci_high_judge = interval
+        # a scorer of results only (kept from an earlier run) gets its summary too
+        per[sid] = s = _scorer_summary(sid, column, items, old, (scales or {}).get(sid))
+        s.n_error += unrun[sid]
         summary.merge(s)
     summary.merge(summary.target)
     summary.scorers = per

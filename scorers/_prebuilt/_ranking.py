@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 
-from .._ranking_kernel import parse_metric, single_query_batch
+from .._ranking._kernel import parse_metric, single_query_batch
 
 
 def precision_sum(relevant: Iterable[bool]) -> tuple[float, int]:

@@ -23,19 +23,21 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ._errors import ConfigError
-from ._pipeline import Scorer
-from ._prebuilt._ids import create_id_context_precision_scorer, create_id_context_recall_scorer
-from ._prebuilt._precision import (
+from .._errors import ConfigError
+from .._pipeline import Scorer
+from .._prebuilt._ids import create_id_context_precision_scorer, create_id_context_recall_scorer
+from .._prebuilt._precision import (
     create_context_precision_scorer,
     create_context_utilization_scorer,
 )
-from ._prebuilt._recall import create_context_recall_scorer
-from ._prebuilt._similarity import (
+from .._prebuilt._recall import create_context_recall_scorer
+from .._prebuilt._similarity import (
     create_non_llm_context_precision_scorer,
     create_non_llm_context_recall_scorer,
 )
-from ._ragas_base import (
+from .._steps import StepResults
+from .._types import ScoreResult
+from ._base import (
     QUIRKS,
     MetricResult,
     RagasMetric,
@@ -46,8 +48,6 @@ from ._ragas_base import (
     strings_field,
     text_field,
 )
-from ._steps import StepResults
-from ._types import ScoreResult
 
 _AP_NOTE = "Ragas value: average precision divided by (relevant + 1e-10)."
 

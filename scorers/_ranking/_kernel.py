@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from ._errors import ConfigError
+from .._errors import ConfigError
 
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from ._lazy import np
+    from .._lazy import np
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from ._errors import DatasetError
+from .._errors import DatasetError
 
 Qrels = dict[str, dict[str, float]]
 """``{query_id: {doc_id: grade}}``, pytrec_eval's shape."""

@@ -11,20 +11,20 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field, computed_field
 
-from ._errors import ConfigError
-from ._ranking_kernel import Metric, RankedBatch, parse_metric
-from ._significance import (
+from .._errors import ConfigError
+from .._significance import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     PairedTest,
     adjust_family,
     paired_test,
 )
+from ._kernel import Metric, RankedBatch, parse_metric
 
 if TYPE_CHECKING:
     import numpy as np
 else:
-    from ._lazy import np
+    from .._lazy import np
 
 RunLike = Mapping[str, Mapping[str, float] | Sequence[str]]
 

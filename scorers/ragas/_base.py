@@ -8,13 +8,13 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from ._errors import ConfigError, JudgeSetupError
-from ._model._judge import Judge, as_judge
-from ._pipeline import Scorer
-from ._prebuilt._ranking import precision_sum
-from ._sync import run_sync
-from ._tasks import map_bounded
-from ._types import ScoreResult
+from .._errors import ConfigError, JudgeSetupError
+from .._model._judge import Judge, as_judge
+from .._pipeline import Scorer
+from .._prebuilt._ranking import precision_sum
+from .._sync import run_sync
+from .._tasks import map_bounded
+from .._types import ScoreResult
 
 RAGAS_EPSILON = 1e-10
 
