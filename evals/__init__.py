@@ -13,13 +13,13 @@ from ._lazy import lazy_exports
 _EXPORTS: dict[str, str] = {
     "AgentOutput": "scorers",
     "DatasetError": "scorers",
-    "Agent": "._agent",
-    "InMemoryScoreStore": "._store",
-    "Sampling": "._agent",
-    "ScoreRecord": "._store",
-    "ScoreStore": "._store",
-    "SqliteScoreStore": "._store",
-    "Tool": "._tools",
+    "Agent": "._agents._agent",
+    "InMemoryScoreStore": "._agents._store",
+    "Sampling": "._agents._agent",
+    "ScoreRecord": "._agents._store",
+    "ScoreStore": "._agents._store",
+    "SqliteScoreStore": "._agents._store",
+    "Tool": "._agents._tools",
     "EvalItem": "._data",
     "load_dataset": "._data",
     "CallTotals": "._results",
@@ -55,7 +55,9 @@ _EXPORTS: dict[str, str] = {
 if TYPE_CHECKING:
     from scorers import AgentOutput, DatasetError
 
-    from ._agent import Agent, Sampling
+    from ._agents._agent import Agent, Sampling
+    from ._agents._store import InMemoryScoreStore, ScoreRecord, ScoreStore, SqliteScoreStore
+    from ._agents._tools import Tool
     from ._calibrate import Calibration, acalibrate, calibrate, calibration_table
     from ._data import EvalItem, load_dataset
     from ._estimate import RunEstimate, estimate_run
@@ -78,9 +80,7 @@ if TYPE_CHECKING:
     )
     from ._runner import ItemFailedError, arun_evals, run_evals
     from ._shards import merge_results
-    from ._store import InMemoryScoreStore, ScoreRecord, ScoreStore, SqliteScoreStore
     from ._targets import TargetOutput
-    from ._tools import Tool
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

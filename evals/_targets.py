@@ -47,7 +47,7 @@ def target_caller(target: Any) -> Callable[[Any], Awaitable[Any]] | None:
     """An async ``input -> value`` for any kind of target."""
     if target is None:
         return None
-    from ._agent import Agent
+    from ._agents._agent import Agent
 
     if isinstance(target, Agent):
 
