@@ -8,6 +8,7 @@ Chinese, anything else → English.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Literal
 
 Language = Literal["auto", "en", "ko", "zh", "ja"]
@@ -53,6 +54,67 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "ja": "スコア 0：コンテキストが検索されませんでした。",
     },
     "ground truth": {"en": "ground truth", "ko": "정답", "zh": "参考答案", "ja": "正解"},
+    # the model-free scorers: string similarity, ids, ranking
+    "similarity_recall": {
+        "en": "{matched} of {total} reference contexts have a retrieved chunk with {measure} similarity >= {threshold}.",
+        "ko": "참조 컨텍스트 {total}개 중 {matched}개에 {measure} 유사도 >= {threshold}인 검색된 청크가 있습니다.",
+        "zh": "{total} 个参考上下文中有 {matched} 个存在 {measure} 相似度 >= {threshold} 的检索片段。",
+        "ja": "参照コンテキスト {total} 件のうち {matched} 件に {measure} 類似度 >= {threshold} の検索チャンクがあります。",
+    },
+    "missing_list": {
+        "en": " Missing: {items}.",
+        "ko": " 누락: {items}.",
+        "zh": "缺失：{items}。",
+        "ja": "欠落：{items}。",
+    },
+    "similarity_precision": {
+        "en": "{matched} of {total} retrieved chunks match a reference ({measure} similarity >= {threshold}){ranks}; average precision {score}.",
+        "ko": "검색된 청크 {total}개 중 {matched}개가 참조와 일치합니다 ({measure} 유사도 >= {threshold}){ranks}; 평균 정밀도 {score}.",
+        "zh": "检索到的 {total} 个片段中有 {matched} 个与参考匹配（{measure} 相似度 >= {threshold}）{ranks}；平均精度 {score}。",
+        "ja": "検索された {total} 個のチャンクのうち {matched} 個が参照と一致します（{measure} 類似度 >= {threshold}）{ranks}；平均適合率 {score}。",
+    },
+    "at_ranks": {
+        "en": " at ranks {ranks}",
+        "ko": " (순위 {ranks})",
+        "zh": "（排名 {ranks}）",
+        "ja": "（順位 {ranks}）",
+    },
+    "id_recall": {
+        "en": "{found} of {relevant} reference ids were retrieved (score {score}).",
+        "ko": "참조 id {relevant}개 중 {found}개가 검색되었습니다 (점수 {score}).",
+        "zh": "{relevant} 个参考 id 中有 {found} 个被检索到（得分 {score}）。",
+        "ja": "参照 id {relevant} 件のうち {found} 件が検索されました（スコア {score}）。",
+    },
+    "id_precision": {
+        "en": "{found} of {retrieved} retrieved ids are relevant (score {score}).",
+        "ko": "검색된 id {retrieved}개 중 {found}개가 관련 있습니다 (점수 {score}).",
+        "zh": "检索到的 {retrieved} 个 id 中有 {found} 个相关（得分 {score}）。",
+        "ja": "検索された id {retrieved} 件のうち {found} 件が関連しています（スコア {score}）。",
+    },
+    "id_listing": {
+        "en": "Found: {found}; missing: {missing}; not relevant: {extra}.",
+        "ko": "찾음: {found}; 누락: {missing}; 관련 없음: {extra}.",
+        "zh": "找到：{found}；缺失：{missing}；不相关：{extra}。",
+        "ja": "検出：{found}；欠落：{missing}；関連なし：{extra}。",
+    },
+    "ranking": {
+        "en": "{metric} = {value}: relevant chunks at ranks {ranks} of {retrieved} retrieved; {relevant} relevant references in all.",
+        "ko": "{metric} = {value}: 검색된 {retrieved}개 중 관련 청크의 순위 {ranks}; 관련 참조는 모두 {relevant}개.",
+        "zh": "{metric} = {value}：检索到的 {retrieved} 个中相关片段的排名为 {ranks}；共有 {relevant} 个相关参考。",
+        "ja": "{metric} = {value}：検索された {retrieved} 件中、関連チャンクの順位 {ranks}；関連する参照は全部で {relevant} 件。",
+    },
+    "no_references": {
+        "en": "skipped: no reference_contexts were given to compare with",
+        "ko": "건너뜀: 비교할 reference_contexts가 주어지지 않았습니다",
+        "zh": "已跳过：没有提供可比较的 reference_contexts",
+        "ja": "スキップ：比較する reference_contexts が与えられていません",
+    },
+    "no_reference_ids": {
+        "en": "skipped: no relevant reference_context_ids were given to compare with",
+        "ko": "건너뜀: 비교할 관련 reference_context_ids가 주어지지 않았습니다",
+        "zh": "已跳过：没有提供可比较的相关 reference_context_ids",
+        "ja": "スキップ：比較する関連 reference_context_ids が与えられていません",
+    },
     "response": {"en": "response", "ko": "응답", "zh": "回答", "ja": "回答"},
 }
 
@@ -79,6 +141,15 @@ def t(language: str, key: str, **values: object) -> str:
     """The template ``key`` in ``language`` (English when it has none), filled in."""
     forms = TEMPLATES[key]
     return forms.get(language, forms["en"]).format(**values)
+
+
+def data_language(language: str, texts: Iterable[str | None]) -> str:
+    """The language to write in for a model-free scorer: ``language``, or for ``"auto"``
+    the script of the first non-empty text of ``texts`` (the ground truth, the question,
+    the references, the chunks)."""
+    if language != "auto":
+        return language
+    return detect_language(next((text for text in texts if text and text.strip()), None))
 
 
 def reasons_in(language: str) -> str:

@@ -12,6 +12,7 @@ from .._engine import FastPath, Memo, Outcome, register_fast_path
 from .._errors import ConfigError
 from .._steps import detail_value
 from .._types import ScorerRun
+from ._options import run_language
 from ._ranked_ids import RankedIds, rank, relevance_grades
 
 
@@ -34,6 +35,7 @@ class IDFastPath:
 
     what: str
     scale: float
+    language: str
 
     def score(self, runs: Sequence[ScorerRun], memo: Memo) -> list[Outcome | None]:
         shared = memo.get("ranked_ids")
@@ -44,13 +46,14 @@ class IDFastPath:
             if ids is not None:
                 value = ids.recall() if self.what == "recall" else ids.precision()
                 score = clip_scaled(value, self.scale)
-                out[i] = (score, ids.reason(self.what, score), {"ids": detail_value(ids)})
+                reason = ids.reason(self.what, score, run_language(runs[i], self.language))
+                out[i] = (score, reason, {"ids": detail_value(ids)})
         return out
 
 
 def _plugin(what: str) -> Any:
     def make(options: Any) -> FastPath:
-        return IDFastPath(what, options.scale)
+        return IDFastPath(what, options.scale, options.language)
 
     return make
 

@@ -17,6 +17,7 @@ from .._checks import clip_scaled
 from .._engine import FastPath, Memo, Outcome, register_fast_path
 from .._text import has_cjk
 from .._types import ScorerRun
+from ._options import run_language
 from ._ranking import average_precision
 from ._similarity_math import MEASURES, WORD_MEASURES, precision_text, recall_text, share
 
@@ -111,6 +112,7 @@ class SimilarityFastPath:
     threshold: float
     scale: float
     per: str
+    language: str
 
     def score(self, runs: Sequence[ScorerRun], memo: Memo) -> list[Outcome | None]:
         key = ("pair_similarities", self.measure)
@@ -137,13 +139,14 @@ class SimilarityFastPath:
                 f"best_per_{self.per}": best[start:end],
             }
             start = end
+            run = runs[slot]
+            lang = run_language(run, self.language)
             if recall:
                 score = clip_scaled(share(hits), scale)
-                refs = runs[slot].reference_contexts or []
-                reason = recall_text(refs, hits, measure, threshold)
+                reason = recall_text(run.reference_contexts or [], hits, measure, threshold, lang)
             else:
                 score = clip_scaled(average_precision(hits), scale)
-                reason = precision_text(hits, measure, threshold, score)
+                reason = precision_text(hits, measure, threshold, score, lang)
             out[slot] = (score, reason, {"similarities": details})
         return out
 
@@ -153,7 +156,7 @@ def _plugin(per: str) -> Any:
         measure = options.measure
         if not isinstance(measure, str) or options.ignore_case or options.ignore_whitespace:
             return None  # a custom measure or normalised text: the steps only
-        return SimilarityFastPath(measure, options.threshold, options.scale, per)
+        return SimilarityFastPath(measure, options.threshold, options.scale, per, options.language)
 
     return make
 

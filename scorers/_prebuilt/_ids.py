@@ -6,23 +6,25 @@ from typing import Any
 
 from .._context import ContextOptions, resolve_context
 from .._engine import with_fast_path
+from .._i18n import t
 from .._pipeline import Scorer, create_scorer
 from .._steps import NotScorable, StepResults, not_scorable
 from .._types import ScorerRun
 from . import _fast_ids  # noqa: F401  # registers the fast path
-from ._options import ScaleOptions, parse_options
+from ._options import LanguageOptions, ScaleOptions, parse_options, run_language
 from ._ranked_ids import RankedIds, rank, relevance_grades
 from ._ranking import ranking_metric
 from ._registry import prebuilt
 
 
-class IDContextOptions(ContextOptions, ScaleOptions):
+class IDContextOptions(ContextOptions, ScaleOptions, LanguageOptions):
     """Options of the ID-based and ranking scorers.
 
     Attributes:
         scale: Scores lie in ``[0, scale]``.
         context: Static retrieved chunks (with ids), in rank order.
         context_extractor: ``fn(input, output)`` or a registered extractor name.
+        language: The reason's language (``auto``: the data's; see `LanguageOptions`).
     """
 
 
@@ -32,9 +34,7 @@ def ids_step(opts: IDContextOptions) -> Any:
     async def ids(run: ScorerRun, results: StepResults) -> RankedIds | NotScorable:
         grades = relevance_grades(run)
         if not any(g > 0 for g in grades.values()):
-            return not_scorable(
-                "skipped: no relevant reference_context_ids were given to compare with"
-            )
+            return not_scorable(t(run_language(run, opts.language), "no_reference_ids"))
         return rank(grades, await resolve_context(run, opts))
 
     return ids
@@ -55,12 +55,12 @@ def id_precision(run: ScorerRun, results: StepResults) -> float:
     return ids.precision()
 
 
-def id_reason(what: str) -> Any:
+def id_reason(what: str, language: str = "auto") -> Any:
     """The reason of the ID scorers: found, missing and not relevant ids."""
 
     def reason(run: ScorerRun, results: StepResults, value: float) -> str:
         ids: RankedIds = results["ids"]
-        return ids.reason(what, value)
+        return ids.reason(what, value, run_language(run, language))
 
     return reason
 
@@ -88,7 +88,7 @@ def create_id_context_recall_scorer(
         )
         .preprocess(ids_step(opts), name="ids")
         .generate_score(id_recall)
-        .generate_reason(id_reason("recall"))
+        .generate_reason(id_reason("recall", opts.language))
     )
     return with_fast_path(scorer, opts)
 
@@ -113,7 +113,7 @@ def create_id_context_precision_scorer(
         )
         .preprocess(ids_step(opts), name="ids")
         .generate_score(id_precision)
-        .generate_reason(id_reason("precision"))
+        .generate_reason(id_reason("precision", opts.language))
     )
     return with_fast_path(scorer, opts)
 
@@ -147,10 +147,14 @@ def create_ranking_scorer(
         ranks = [
             r for r, doc in enumerate(ids.retrieved_ids, start=1) if ids.grades.get(doc, 0) > 0
         ]
-        return (
-            f"{metric} = {value:g}: relevant chunks at ranks {ranks} of "
-            f"{len(ids.retrieved_ids)} retrieved; {len(ids.relevant_ids)} relevant "
-            "references in all."
+        return t(
+            run_language(run, opts.language),
+            "ranking",
+            metric=metric,
+            value=f"{value:g}",
+            ranks=ranks,
+            retrieved=len(ids.retrieved_ids),
+            relevant=len(ids.relevant_ids),
         )
 
     return (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import chain
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -10,7 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from .._checks import MAX_SCALE
 from .._context import ContextOptions, resolve_context
 from .._errors import ConfigError
-from .._messages import final_text
+from .._i18n import Language, data_language
+from .._messages import final_text, question_text
 from .._steps import NotScorable, StepResults, not_scorable
 from .._types import Chunk, ScorerRun
 
@@ -51,6 +53,32 @@ class SamplingOptions(BaseModel):
         if value % 2 == 0:
             raise ValueError("samples must be odd (1, 3, 5, ...), so that a majority exists")
         return value
+
+
+class LanguageOptions(BaseModel):
+    """The reason-language option of the model-free scorers.
+
+    Attributes:
+        language: The language of the reason (``en``, ``ko``, ``zh``, ``ja``); ``auto``
+            (default) follows the script of the run's ground truth, else its question,
+            else its reference texts, else its retrieved chunks. Numbers, ids and quoted
+            text are left as they are.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    language: Language = "auto"
+
+
+def run_language(run: ScorerRun, language: str) -> str:
+    """The language of a model-free scorer's reason for ``run`` (see `LanguageOptions`)."""
+    if language != "auto":
+        return language
+    question = None if run.input is None else question_text(run.input)
+    chunks = (c.text for c in run.context or ())
+    return data_language(
+        language, chain((run.ground_truth, question), run.reference_contexts or (), chunks)
+    )
 
 
 def parse_options(model: type[OptionsT], options: Any, factory: str) -> OptionsT:

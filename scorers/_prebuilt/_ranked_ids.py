@@ -8,6 +8,7 @@ from operator import attrgetter
 from typing import Any
 
 from .._errors import ConfigError
+from .._i18n import t
 from .._types import Chunk, ScorerRun
 
 _ID = attrgetter("id")
@@ -71,12 +72,16 @@ class RankedIds:
         return [i for i in self.retrieved_ids if i in relevant]
 
     @_cached
-    def listing(self) -> str:
-        """The found, missing and not relevant ids, as the reasons name them."""
+    def others(self) -> tuple[list[str], list[str]]:
+        """The relevant ids not retrieved, and the retrieved ids not relevant."""
         relevant, retrieved = set(self.relevant_ids), set(self.retrieved_ids)
         missing = [i for i in self.relevant_ids if i not in retrieved]
-        extra = [i for i in self.retrieved_ids if i not in relevant]
-        return f"Found: {self.found}; missing: {missing}; not relevant: {extra}."
+        return missing, [i for i in self.retrieved_ids if i not in relevant]
+
+    def listing(self, lang: str = "en") -> str:
+        """The found, missing and not relevant ids, as the reasons name them."""
+        missing, extra = self.others
+        return t(lang, "id_listing", found=self.found, missing=missing, extra=extra)
 
     def recall(self) -> float:
         """``|set(R) ∩ set(G)| / |set(G)|``; 0 when nothing was retrieved."""
@@ -86,16 +91,20 @@ class RankedIds:
         """``|set(R) ∩ set(G)| / |set(R)|``; 0 when nothing was retrieved."""
         return len(self.found) / len(self.retrieved_ids) if self.retrieved_ids else 0.0
 
-    def reason(self, what: str, score: float) -> str:
-        """The reason of the ID ``"recall"`` or ``"precision"`` scorer."""
+    def reason(self, what: str, score: float, lang: str = "en") -> str:
+        """The reason of the ID ``"recall"`` or ``"precision"`` scorer in ``lang``."""
         if not self.retrieved_ids:
-            return "Score 0: no context was retrieved."
-        head = (
-            f"{len(self.found)} of {len(self.relevant_ids)} reference ids were retrieved"
-            if what == "recall"
-            else f"{len(self.found)} of {len(self.retrieved_ids)} retrieved ids are relevant"
+            return t(lang, "precision_no_context")
+        head = t(
+            lang,
+            f"id_{what}",
+            found=len(self.found),
+            relevant=len(self.relevant_ids),
+            retrieved=len(self.retrieved_ids),
+            score=f"{score:g}",
         )
-        return f"{head} (score {score:g}). {self.listing}"
+        space = "" if head.endswith("。") else " "  # no space after a CJK full stop
+        return f"{head}{space}{self.listing(lang)}"
 
 
 def rank(grades: dict[str, float], chunks: list[Chunk]) -> RankedIds:

@@ -10,17 +10,18 @@ from pydantic import Field, field_validator
 
 from .._context import ContextOptions, resolve_context
 from .._engine import with_fast_path
+from .._i18n import t
 from .._pipeline import Scorer, create_scorer
 from .._steps import StepResults, not_scorable
 from .._types import ScorerRun
 from . import _fast_similarity  # noqa: F401  # registers the fast path
-from ._options import ScaleOptions, parse_options
+from ._options import LanguageOptions, ScaleOptions, parse_options, run_language
 from ._ranking import average_precision
 from ._registry import prebuilt
 from ._similarity_math import MEASURES, precision_text, recall_text, share, similarity_matrix
 
 
-class NonLLMContextOptions(ContextOptions, ScaleOptions):
+class NonLLMContextOptions(ContextOptions, ScaleOptions, LanguageOptions):
     """Options of the string-similarity scorers.
 
     Attributes:
@@ -33,6 +34,7 @@ class NonLLMContextOptions(ContextOptions, ScaleOptions):
         ignore_case: Lower-case both sides first (after NFKC normalisation).
         ignore_whitespace: Collapse runs of whitespace and strip both sides first (after
             NFKC normalisation: fullwidth letters and digits become plain ones).
+        language: The reason's language (``auto``: the data's; see `LanguageOptions`).
     """
 
     measure: str | Callable[..., float] = "levenshtein"
@@ -110,7 +112,7 @@ def similarities_step(opts: NonLLMContextOptions, per: str) -> Any:
 def _references_present(opts: NonLLMContextOptions) -> Any:
     def context(run: ScorerRun, results: StepResults) -> Any:
         if not run.reference_contexts:
-            return not_scorable("skipped: no reference_contexts were given to compare with")
+            return not_scorable(t(run_language(run, opts.language), "no_references"))
         return run.context if run.context is not None else resolve_context(run, opts)
 
     return context
@@ -128,18 +130,27 @@ def matched_precision(run: ScorerRun, results: StepResults) -> float:
     return 0.0 if sims is None else average_precision(sims.matched)
 
 
-def _recall_reason(run: ScorerRun, results: StepResults, score: float) -> str:
-    sims: Similarities | None = results["similarities"]
-    if sims is None:
-        return "Score 0: no context was retrieved."
-    return recall_text(run.reference_contexts or [], sims.matched, sims.measure, sims.threshold)
+def _recall_reason(opts: NonLLMContextOptions) -> Any:
+    def reason(run: ScorerRun, results: StepResults, score: float) -> str:
+        lang = run_language(run, opts.language)
+        sims: Similarities | None = results["similarities"]
+        if sims is None:
+            return t(lang, "precision_no_context")
+        refs = run.reference_contexts or []
+        return recall_text(refs, sims.matched, sims.measure, sims.threshold, lang)
+
+    return reason
 
 
-def _precision_reason(run: ScorerRun, results: StepResults, score: float) -> str:
-    sims: Similarities | None = results["similarities"]
-    if sims is None:
-        return "Score 0: no context was retrieved."
-    return precision_text(sims.matched, sims.measure, sims.threshold, score)
+def _precision_reason(opts: NonLLMContextOptions) -> Any:
+    def reason(run: ScorerRun, results: StepResults, score: float) -> str:
+        lang = run_language(run, opts.language)
+        sims: Similarities | None = results["similarities"]
+        if sims is None:
+            return t(lang, "precision_no_context")
+        return precision_text(sims.matched, sims.measure, sims.threshold, score, lang)
+
+    return reason
 
 
 @prebuilt("non-llm-context-recall", needs_model=False)
@@ -165,7 +176,7 @@ def create_non_llm_context_recall_scorer(
         .preprocess(_references_present(opts), name="_context")
         .analyze(similarities_step(opts, "reference"), name="similarities")
         .generate_score(matched_share)
-        .generate_reason(_recall_reason)
+        .generate_reason(_recall_reason(opts))
     )
     return with_fast_path(scorer, opts)
 
@@ -192,6 +203,6 @@ def create_non_llm_context_precision_scorer(
         .preprocess(_references_present(opts), name="_context")
         .analyze(similarities_step(opts, "chunk"), name="similarities")
         .generate_score(matched_precision)
-        .generate_reason(_precision_reason)
+        .generate_reason(_precision_reason(opts))
     )
     return with_fast_path(scorer, opts)

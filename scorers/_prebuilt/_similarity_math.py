@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rapidfuzz import distance, fuzz, process
 
 from .._fences import clip
+from .._i18n import t
 from .._text import has_cjk, nfkc, words
 
 if TYPE_CHECKING:
@@ -81,22 +82,34 @@ def share(matched: list[bool]) -> float:
     return sum(matched) / len(matched)
 
 
-def recall_text(refs: list[str], matched: list[bool], measure: str, threshold: float) -> str:
+def recall_text(
+    refs: list[str], matched: list[bool], measure: str, threshold: float, lang: str = "en"
+) -> str:
     """The recall reason: how many references a chunk matched, and the missing ones."""
     missing = [f'"{clip(refs[i], 60)}"' for i, hit in enumerate(matched) if not hit]
-    text = (
-        f"{len(matched) - len(missing)} of {len(matched)} reference contexts have a retrieved "
-        f"chunk with {measure} similarity >= {threshold:g}."
+    text = t(
+        lang,
+        "similarity_recall",
+        matched=len(matched) - len(missing),
+        total=len(matched),
+        measure=measure,
+        threshold=f"{threshold:g}",
     )
-    return text + (f" Missing: {', '.join(missing)}." if missing else "")
+    return text + (t(lang, "missing_list", items=", ".join(missing)) if missing else "")
 
 
-def precision_text(matched: list[bool], measure: str, threshold: float, score: float) -> str:
+def precision_text(
+    matched: list[bool], measure: str, threshold: float, score: float, lang: str = "en"
+) -> str:
     """The precision reason: which ranks matched a reference, and the average precision."""
     ranks = [k + 1 for k, rel in enumerate(matched) if rel]
-    return (
-        f"{len(ranks)} of {len(matched)} retrieved chunks match a reference "
-        f"({measure} similarity >= {threshold:g})"
-        + (f" at ranks {ranks}" if ranks else "")
-        + f"; average precision {score:g}."
+    return t(
+        lang,
+        "similarity_precision",
+        matched=len(ranks),
+        total=len(matched),
+        measure=measure,
+        threshold=f"{threshold:g}",
+        ranks=t(lang, "at_ranks", ranks=ranks) if ranks else "",
+        score=f"{score:g}",
     )
