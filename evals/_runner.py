@@ -98,7 +98,9 @@ async def arun_evals(
         min_scored: With thresholds: the share of items (0 to 1) each thresholded scorer
             must have scored; skipped and errored items count against it.
         store_prompts: Keep prompts and sent messages in ``results_path`` (each once);
-            False writes compact lines with the judges' responses only.
+            False writes compact lines with what explains each score (verdicts, claims,
+            short reasons; chunks as references to the item's; raw responses only of
+            failed calls).
         shard: ``(i, n)`` (or ``"i/n"``): run only the items whose id hashes to shard i
             of n — a stable, content-independent split, so n processes or machines can
             each run one shard into its own results file and `merge_results` combines

@@ -13,82 +13,20 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from pydantic import ValidationError
 
-from scorers import ConfigError, ScoreResult
+from scorers import ConfigError
 from scorers._runtime import json_fallback
 
+from ._compact import compact, expand
 from ._items import ItemError, ItemResult
 
 try:  # advisory locks where the platform has them (POSIX)
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
-
-
-def _user_content(messages: list[dict[str, Any]]) -> str | None:
-    for message in messages:
-        if message.get("role") == "user" and isinstance(message.get("content"), str):
-            return message["content"]
-    return None
-
-
-def _prompt_ref(prompt: Any, result: ScoreResult) -> Any:
-    """A reference to the judge call whose messages hold ``prompt``, else ``prompt``."""
-    for index, call in enumerate(result.judge_calls):
-        if isinstance(prompt, str):
-            content = _user_content(call.messages)
-            if content is not None and content.startswith(prompt):
-                return {"$call": index, "cut": len(prompt)}
-        elif isinstance(prompt, list) and call.messages[: len(prompt)] == prompt:
-            return {"$call": index, "messages": len(prompt)}
-    return prompt
-
-
-def _resolve_ref(value: Any, result: ScoreResult) -> Any:
-    if not (isinstance(value, dict) and "$call" in value):
-        return value
-    try:
-        messages = result.judge_calls[value["$call"]].messages
-    except (IndexError, TypeError):
-        return value
-    if "messages" in value:
-        return messages[: value["messages"]]
-    content = _user_content(messages)
-    return value if content is None else content[: value["cut"]]
-
-
-def compact(result: ItemResult, store_prompts: bool = True) -> ItemResult:
-    """``result`` as written to the file: each prompt once (or none)."""
-    scored = {}
-    for sid, score in result.scorer_results.items():
-        prompts = score.details.get("prompts")
-        if not store_prompts:
-            details = {k: v for k, v in score.details.items() if k != "prompts"}
-            calls = [c.model_copy(update={"messages": []}) for c in score.judge_calls]
-            score = score.model_copy(update={"details": details, "judge_calls": calls})
-        elif isinstance(prompts, dict):
-            refs = {key: _prompt_ref(p, score) for key, p in prompts.items()}
-            score = score.model_copy(update={"details": {**score.details, "prompts": refs}})
-        scored[sid] = score
-    update: dict[str, Any] = {"scorer_results": scored}
-    if not store_prompts:
-        update["target_calls"] = [
-            c.model_copy(update={"messages": []}) for c in result.target_calls
-        ]
-        update["other_calls"] = [c.model_copy(update={"messages": []}) for c in result.other_calls]
-    return result.model_copy(update=update)
-
-
-def expand(result: ItemResult) -> ItemResult:
-    """Undo `compact`'s prompt references, in place."""
-    for score in result.scorer_results.values():
-        prompts = score.details.get("prompts")
-        if isinstance(prompts, dict):
-            score.details["prompts"] = {k: _resolve_ref(v, score) for k, v in prompts.items()}
-    return result
 
 
 def encode(result: ItemResult, store_prompts: bool = True) -> tuple[bytes, ItemResult]:
@@ -99,7 +37,10 @@ def encode(result: ItemResult, store_prompts: bool = True) -> tuple[bytes, ItemR
     item becomes an error of its own (phase ``"write"``) and only it is affected.
     """
     try:
-        line = compact(result, store_prompts).model_dump_json(fallback=json_fallback)
+        # compact lines leave out what a reader restores (defaults, shared chunks)
+        line = compact(result, store_prompts).model_dump_json(
+            fallback=json_fallback, exclude_defaults=not store_prompts
+        )
         return line.encode("utf-8") + b"\n", result
     except (ValueError, TypeError) as exc:  # PydanticSerializationError is a ValueError
         failed = ItemResult(

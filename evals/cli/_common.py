@@ -135,7 +135,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-prompts",
         action="store_true",
-        help="leave prompts and sent messages out of --out (compact lines)",
+        help="compact --out lines: no prompts, sent messages or raw responses of answered "
+        "calls, chunks referenced (what explains each score stays)",
     )
     parser.add_argument(
         "--threshold",

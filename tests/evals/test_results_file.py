@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from evals import read_results, run_evals
+from evals import read_results, run_evals, summarize
 from evals.testing import FakeLLMServer
 from scorers import (
     ConfigError,
     JudgeCache,
+    create_context_precision_scorer,
     create_context_recall_scorer,
     create_id_context_recall_scorer,
     create_scorer,
@@ -164,8 +165,50 @@ def test_prompts_are_stored_once_and_restored_exactly(tmp_path: Path):
     assert restored.judge_calls == in_memory.judge_calls
     small = read_results(compact)[0].scorer_results["context-recall"]
     assert "prompts" not in small.details and all(not c.messages for c in small.judge_calls)
-    assert all(c.response for c in small.judge_calls) and small.score == in_memory.score
+    assert all(not c.response for c in small.judge_calls) and small.score == in_memory.score
     assert len(compact.read_bytes()) < len(full.read_bytes()) / 2
+
+
+FIVE_CHUNKS = {
+    "id": "five",
+    "input": "Where was Einstein born, and what did he win?",
+    "ground_truth": "Einstein was born in Ulm. He won the 1921 Nobel Prize in Physics.",
+    "context": [
+        {"id": "d0", "text": "Albert Einstein was born in Ulm in 1879."},
+        {"id": "d1", "text": "He won the 1921 Nobel Prize in Physics."},
+        {"id": "d2", "text": "Einstein developed the theory of relativity."},
+        {"id": "d3", "text": "Paris is the capital of France."},
+        {"id": "d4", "text": "The violin is a string instrument."},
+    ],
+}
+
+
+def test_compact_lines_keep_what_explains_the_score_and_read_back_whole(tmp_path: Path):
+    path = tmp_path / "compact.jsonl"
+    with FakeLLMServer() as server:
+        judge = server.judge(cache=False)
+        scorers = [create_context_recall_scorer(judge), create_context_precision_scorer(judge)]
+        live = run_evals([FIVE_CHUNKS], scorers, results_path=path, store_prompts=False)
+        line = path.read_bytes()
+        assert len(line) < 2200, len(line)  # 4,833 bytes before compaction (2026-12-04)
+        assert line.count(b"Paris is the capital of France.") == 1  # the item's chunks, once
+        kept = read_results(path)[0]
+        for sid, fresh in live.items[0].scorer_results.items():
+            back = kept.scorer_results[sid]
+            assert (back.score, back.status) == (fresh.score, fresh.status)
+            assert back.details["context"] == fresh.details["context"]  # restored from the item
+            assert back.details["verdicts"] == fresh.details["verdicts"]
+            assert back.reason == fresh.reason.splitlines()[0] and "\n" in fresh.reason
+            tokens = [(c.step, c.prompt_tokens, c.completion_tokens) for c in back.judge_calls]
+            assert tokens == [
+                (c.step, c.prompt_tokens, c.completion_tokens) for c in fresh.judge_calls
+            ]
+        recall = kept.scorer_results["context-recall"].details
+        assert recall["claims_used"] == recall["claims"]
+        assert summarize([kept], list(kept.scorer_results), 0.0).model_calls == 3
+        calls = server.call_count
+        again = run_evals([FIVE_CHUNKS], scorers, results_path=path, resume=True)
+        assert again.summary.resumed_items == 1 and server.call_count == calls
 
 
 WRITER = """
