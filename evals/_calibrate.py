@@ -20,6 +20,8 @@ from pydantic import BaseModel, Field
 from scorers import ConfigError, DatasetError, Scorer, ScoreResult, ScorerRun
 from scorers._runtime import integer, run_sync
 
+from ._files import write_atomically
+
 _CLAIM_LABELS = {"supported": True, "not_supported": False}
 
 
@@ -73,12 +75,14 @@ class Calibration(BaseModel):
         return calibration_table([self])
 
     def write_disagreements(self, path: str | os.PathLike[str]) -> Path:
-        """The disagreeing rows as JSON lines, for reading."""
-        target = Path(path)
-        target.write_text(
-            "".join(d.model_dump_json() + "\n" for d in self.disagreements), encoding="utf-8"
-        )
-        return target
+        """The disagreeing rows as JSON lines, for reading (written all at once; missing
+        folders are created).
+
+        Raises:
+            ConfigError: When ``path`` cannot be written.
+        """
+        lines = "".join(d.model_dump_json() + "\n" for d in self.disagreements)
+        return write_atomically(Path(path), lines.encode("utf-8"))
 
 
 def _metrics(labels: np.ndarray, predicted: np.ndarray) -> dict[str, float | None]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from scorers import ConfigError
 
+from ._files import write_atomically
 from ._results import ItemResult
 
 
@@ -67,7 +68,7 @@ def merge_results(out: str | os.PathLike[str], *paths: str | os.PathLike[str]) -
             with conflicting fingerprints.
     """
     from ._results import read_results
-    from ._results._jsonl import ResultsFile
+    from ._results._jsonl import encode
 
     if not paths:
         raise ConfigError("merge_results needs at least one results file to merge")
@@ -84,12 +85,8 @@ def merge_results(out: str | os.PathLike[str], *paths: str | os.PathLike[str]) -
                 _check_same_configuration(earlier, result, item_id, source[item_id], str(path))
             merged[item_id] = result
             source[item_id] = str(path)
-    writer = ResultsFile(target, resume=False)
-    try:
-        for result in merged.values():
-            writer.write(result)
-    finally:
-        writer.close()
+    # all at once: a failure never leaves a half-merged file
+    write_atomically(target, b"".join(encode(result)[0] for result in merged.values()))
     return list(merged.values())
 
 

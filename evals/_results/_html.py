@@ -16,6 +16,7 @@ from typing import Any
 
 from scorers._runtime import json_fallback
 
+from .._files import write_atomically
 from ._comparison import RunComparison, compare_items, comparison_html
 from ._items import ItemResult
 from ._stats import RunSummary, summary_html
@@ -261,7 +262,7 @@ def render_report(
             f"scored)</span><br>{_histogram(values, scale)}</div>"
         )
     data = {"scorers": list(summary.scorers), "items": [_item_data(i, prompts) for i in items]}
-    payload = json.dumps(data, default=json_fallback, ensure_ascii=False).replace("</", "<\\/")
+    payload = json.dumps(data, default=json_fallback, ensure_ascii=False).translate(_JSON_IN_HTML)
     comparison = ""
     if baseline is not None:
         comparison = _comparison(compare_items(baseline, items, resamples=2000), baseline, items)
@@ -286,9 +287,14 @@ def render_report(
     )
 
 
+_JSON_IN_HTML = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+"""JSON escapes for the characters that could end or alter the page's data block
+(``</script>``, ``<!--``) or a script reading it; ``JSON.parse`` restores them."""
+
+
 def write_report(path: str | os.PathLike[str], html_text: str) -> Path:
-    """Write the report; returns the path."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(html_text, encoding="utf-8")
-    return target
+    """Write the report (all at once: an existing file is replaced only by a whole
+    page); returns the path."""
+    return write_atomically(Path(path), html_text.encode("utf-8"))

@@ -8,6 +8,7 @@ setup error, 3 items errored, 130 interrupted (see `evals.cli._output`).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -49,6 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.handler(args))
+    except BrokenPipeError:  # `scorekit trec ... | head`: the reader has what it wanted
+        # further writes to stdout (Python's own flush at exit) would raise again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except KeyboardInterrupt:
         where = "; finished items are in --out" if getattr(args, "out", None) else ""
         print(f"\nscorekit: interrupted{where}", file=sys.stderr)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -69,14 +70,19 @@ def run(args: argparse.Namespace) -> int:
             )
         finally:
             judge.close()
-    if args.disagreements:
-        for index, result in enumerate(results):
-            path = Path(args.disagreements)
-            if len(results) > 1:
-                path = path.with_name(f"{path.stem}.{index}{path.suffix}")
-            result.write_disagreements(path)
+    # the table first: a file that cannot be written must not cost the measurements
     if args.format == "json":
         print(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
     else:
         print(calibration_table(results))
+    if args.disagreements:
+        for index, (model, result) in enumerate(zip(models, results, strict=True)):
+            path = Path(args.disagreements)
+            if len(results) > 1:
+                path = path.with_name(f"{path.stem}.{index}{path.suffix}")
+            written = result.write_disagreements(path)
+            print(
+                f"scorekit: {len(result.disagreements)} disagreements of {model} in {written}",
+                file=sys.stderr,
+            )
     return EXIT_OK

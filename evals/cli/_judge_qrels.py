@@ -34,7 +34,7 @@ def add(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorers import write_qrels
+    from scorers import load_qrels, write_qrels
 
     from .._qrels import judge_qrels
 
@@ -57,14 +57,24 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         judge.close()
-    try:
-        write_qrels(output, judged.qrels)
-    except OSError as exc:
-        raise ConfigError(f"cannot write --output {output}: {exc.strerror or exc}") from None
+    succeeded = judged.judged + judged.cached
+    wrote = f"wrote {output}"
+    if succeeded or not judged.failed:
+        qrels = judged.qrels
+        if judged.failed and output.exists():  # keep what an earlier run judged
+            earlier = load_qrels(output)
+            qrels = {q: {**earlier.get(q, {}), **docs} for q, docs in {**earlier, **qrels}.items()}
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+            write_qrels(output, qrels)
+        except OSError as exc:
+            raise ConfigError(f"cannot write --output {output}: {exc.strerror or exc}") from None
+    else:
+        wrote = f"every pair failed: {output} left as it was"
     print(
         f"{judged.pairs} (item, chunk) pairs: {judged.judged} judged, {judged.cached} from the "
         f"cache, {len(judged.failed)} failed; {len(judged.skipped_items)} items without a "
-        f"ground truth skipped; wrote {output}"
+        f"ground truth skipped; {wrote}"
     )
     for pair, error in list(judged.failed.items())[:3]:
         print(f"  failed {pair.replace(chr(9), ' / ')}: {error}", file=sys.stderr)

@@ -150,3 +150,27 @@ def test_report_errors(tmp_path, capsys):
     data.write_text(json.dumps({"input": "q"}) + "\n")
     assert main(["report", str(data)]) == 2
     assert "is not a scorekit results file" in capsys.readouterr().err
+
+
+@needs_browser
+def test_data_that_looks_like_markup_cannot_stop_the_pages_script(tmp_path):
+    from scorers import create_id_context_recall_scorer
+
+    from .test_first_contact import XSS
+
+    rows = [
+        {
+            "id": f"x{i}",
+            "input": payload,
+            "context": [{"id": "a", "text": payload}],
+            "reference_context_ids": ["a"],
+        }
+        for i, payload in enumerate(XSS)
+    ]
+    result = run_evals(rows, [create_id_context_recall_scorer()], progress=False)
+    page = result.to_html(tmp_path / "xss.html")
+    dom, log = load(page, "#item=x0")
+    assert 'data-ready="yes"' in dom and "data-errors" not in dom  # before: the script never ran
+    assert "Uncaught" not in log
+    assert len(ROW.findall(dom)) == len(XSS)
+    assert "&lt;!--&lt;script&gt;" in dom[dom.index('id="view"') :]  # shown as text

@@ -1,0 +1,200 @@
+"""Defects a newcomer met (issue 25): outputs that survive failures, folders that are
+created, a report whose data cannot break out of its block, a CLI that stays quiet in a
+pipe."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from evals import read_results, run_evals
+from evals.cli import main
+from evals.testing import FakeLLMServer
+from scorers import create_id_context_recall_scorer, load_qrels, write_qrels
+
+ITEMS = [
+    {
+        "id": "q1",
+        "input": "Where was Einstein born?",
+        "ground_truth": "Einstein was born in Ulm.",
+        "context": [{"id": "d1", "text": "Einstein was born in Ulm in 1879."}],
+        "reference_context_ids": ["d1"],
+    }
+]
+
+# payloads of the usual XSS lists, for the data block of the report
+XSS = [
+    "<!--<script>",
+    "</script><script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "]]><!--",
+    "\u2028\u2029 line separators",
+    "&lt;escaped&gt; & raw",
+    "<svg/onload=alert(1)>",
+    '"><script>alert(String.fromCharCode(88,83,83))</script>',
+]
+
+
+def data_file(tmp_path: Path) -> Path:
+    path = tmp_path / "items.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in ITEMS))
+    return path
+
+
+def test_a_judge_qrels_run_that_fails_on_every_pair_keeps_the_qrels_file(tmp_path, monkeypatch):
+    out = tmp_path / "qrels.txt"
+    write_qrels(out, {"q1": {"d1": 3.0}})
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")
+    with FakeLLMServer() as server:
+        server.handler = lambda request: {"grade": 7}  # out of range, twice: every pair fails
+        args = ["judge-qrels", str(data_file(tmp_path)), "-o", str(out), "--graded"]
+        code = main(
+            [*args, "--model", "openai/f", "--api-base", server.url, "--no-cache", "--no-progress"]
+        )
+    assert code == 3
+    assert load_qrels(out) == {"q1": {"d1": 3.0}}  # before: an empty file
+
+
+def test_a_partly_failing_judge_qrels_run_keeps_earlier_judgements(tmp_path, monkeypatch):
+    out = tmp_path / "deep" / "er" / "qrels.txt"  # missing folders are created
+    out.parent.mkdir(parents=True)
+    write_qrels(out, {"q0": {"x": 1.0}})
+    items = [*ITEMS, {**ITEMS[0], "id": "q2", "context": [{"id": "d2", "text": "Ulm."}]}]
+    data = tmp_path / "two.jsonl"
+    data.write_text("".join(json.dumps(row) + "\n" for row in items))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")
+    with FakeLLMServer() as server:
+        server.handler = lambda r: {"grade": 2} if "1879" in json.dumps(r.body) else {"grade": 9}
+        code = main(
+            [
+                "judge-qrels",
+                str(data),
+                "-o",
+                str(out),
+                "--graded",
+                "--model",
+                "openai/f",
+                "--api-base",
+                server.url,
+                "--no-cache",
+                "--no-progress",
+            ]
+        )
+    assert code == 3
+    assert load_qrels(out) == {"q0": {"x": 1.0}, "q1": {"d1": 2.0}}
+
+
+def test_write_qrels_never_leaves_a_half_written_file(tmp_path):
+    out = tmp_path / "qrels.txt"
+    write_qrels(out, {"q1": {"d1": 1.0}})
+
+    class Grade:
+        def __float__(self) -> float:
+            raise RuntimeError("a grade that cannot be written")
+
+    try:
+        write_qrels(out, {"q2": {"d2": Grade()}, "q1": {"d1": 1.0}})  # type: ignore[dict-item]
+    except RuntimeError:
+        pass
+    assert load_qrels(out) == {"q1": {"d1": 1.0}}
+    assert [p.name for p in tmp_path.iterdir()] == ["qrels.txt"]  # no temporary left
+
+
+def test_calibrate_creates_the_folder_prints_first_and_names_each_models_file(
+    tmp_path, monkeypatch, capsys
+):
+    rows = tmp_path / "labels.jsonl"
+    rows.write_text(
+        json.dumps(
+            {
+                "claim": "Einstein was born in Ulm.",
+                "context": ["He was born in Ulm."],
+                "label": "supported",
+            }
+        )
+        + "\n"
+        + json.dumps(
+            {"claim": "He played chess.", "context": ["He was born in Ulm."], "label": "supported"}
+        )
+        + "\n"
+    )
+    out = tmp_path / "runs" / "x.jsonl"  # runs/ does not exist
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")
+    with FakeLLMServer() as server:
+        args = ["calibrate", str(rows), "--api-base", server.url, "--no-cache"]
+        args += ["--model", "openai/a", "--model", "openai/b", "--disagreements", str(out)]
+        assert main(args) == 0
+    captured = capsys.readouterr()
+    assert "accuracy" in captured.out.lower()
+    first, second = out.with_name("x.0.jsonl"), out.with_name("x.1.jsonl")
+    assert first.exists() and second.exists()
+    assert f"of openai/a in {first}" in captured.err and f"of openai/b in {second}" in captured.err
+
+
+def test_merge_writes_its_file_whole_or_not_at_all(tmp_path, monkeypatch):
+    import evals._results._jsonl as jsonl
+
+    a = tmp_path / "a.jsonl"
+    rows = [ITEMS[0], {**ITEMS[0], "id": "q2"}]
+    run_evals(rows, [create_id_context_recall_scorer()], results_path=a, progress=False)
+    out = tmp_path / "new" / "merged.jsonl"
+    assert main(["merge", str(out), str(a)]) == 0
+    assert [r.item.id for r in read_results(out)] == ["q1", "q2"]
+    assert sorted(p.name for p in out.parent.iterdir()) == ["merged.jsonl"]
+
+    encode, seen = jsonl.encode, []
+
+    def failing(result, store_prompts=True):
+        seen.append(result)
+        if len(seen) == 2:
+            raise OSError(28, "No space left on device")
+        return encode(result, store_prompts)
+
+    monkeypatch.setattr(jsonl, "encode", failing)
+    broken = tmp_path / "broken.jsonl"
+    try:
+        main(["merge", str(broken), str(a)])
+    except OSError:
+        pass
+    assert not broken.exists()  # before: a file holding the first item only
+
+
+def test_the_reports_data_block_holds_no_markup_whatever_the_data(tmp_path):
+    rows = [
+        {
+            "id": f"x{i}",
+            "input": payload,
+            "ground_truth": payload,
+            "context": [{"id": "a", "text": payload}],
+            "reference_context_ids": ["a"],
+            "metadata": {"note": payload},
+        }
+        for i, payload in enumerate(XSS)
+    ]
+    result = run_evals(rows, [create_id_context_recall_scorer()], progress=False)
+    page = result.to_html(tmp_path / "report.html").read_text()
+    block = re.search(
+        r"<script type='application/json' id='report-data'>(.*?)</script>", page, re.S
+    )
+    assert block is not None
+    text = block.group(1)
+    assert not set("<>&\u2028\u2029") & set(text)
+    parsed = json.loads(text)
+    assert [item["input"] for item in parsed["items"]] == XSS  # restored exactly
+
+
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(f"q{i} 0 d{i} 1\n" for i in range(300)))
+    run.write_text("".join(f"q{i} Q0 d{i} 1 1.0 x\n" for i in range(300)))
+    command = [sys.executable, "-m", "evals.cli", "trec", str(qrels), str(run), "-q"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # as `| head -1` does
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0
+    assert "Traceback" not in err and "BrokenPipe" not in err
