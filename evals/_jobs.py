@@ -99,7 +99,11 @@ def _calling(target: Target, pending: Pending) -> Callable[[], Awaitable[ScorerR
 
 
 def item_result(
-    scored: Scored, order: Sequence[str], fingerprints: Mapping[str, str], timeout: float | None
+    scored: Scored,
+    order: Sequence[str],
+    fingerprints: Mapping[str, str],
+    timeout: float | None,
+    scales: Mapping[str, float] | None = None,
 ) -> ItemResult:
     """The `ItemResult` of a finished job: kept and new scorer results in the scorers'
     order, the first failure as its error (a timeout first, then the target's)."""
@@ -129,4 +133,5 @@ def item_result(
         target_calls=target_calls,
         other_calls=other,
         fingerprints={sid: fingerprints[sid] for sid in results},
+        scales={sid: scale for sid, scale in (scales or {}).items() if scale != 1.0},
     )

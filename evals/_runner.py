@@ -154,6 +154,7 @@ async def arun_evals(
     bar = Progress(len(jobs), opts.progress)
     sink = _Finish(list(scorer_by_key), fingerprints, opts, results_file, done, bar)
     sink.hook = on_item_complete
+    sink.scales = {sid: scorer.scale for sid, scorer in scorer_by_key.items()}
     try:
         await score_many(
             scorer_by_key,
@@ -198,9 +199,11 @@ class _Finish:
         self.order, self.fingerprints, self.opts = order, fingerprints, opts
         self.results_file, self.done, self.bar = results_file, done, bar
         self.hook: ItemHook | None = None
+        self.scales: dict[str, float] = {}
 
     async def __call__(self, scored: Scored) -> None:
-        result = item_result(scored, self.order, self.fingerprints, self.opts.item_timeout)
+        timeout = self.opts.item_timeout
+        result = item_result(scored, self.order, self.fingerprints, timeout, self.scales)
         if self.results_file is not None:
             result = self.results_file.write(result)
         self.done[result.item.id] = result

@@ -109,6 +109,9 @@ class ItemResult(BaseModel):
             calls a `scorers.Judge`), failed ones included.
         other_calls: Model calls of this item in no scorer result: those cut off when the
             item timed out.
+        scales: The scale of each scorer whose scale is not 1 (``{}``: all at 1), so that
+            summaries rebuilt from a results file clip confidence intervals as the run
+            did; None in files written before it was recorded.
         fingerprints: Each scorer's `Scorer.fingerprint` when it scored this item;
             resume re-scores a scorer whose fingerprint changed since.
     """
@@ -121,3 +124,4 @@ class ItemResult(BaseModel):
     target_calls: list[JudgeCall] = Field(default_factory=list)
     other_calls: list[JudgeCall] = Field(default_factory=list)
     fingerprints: dict[str, str] = Field(default_factory=dict)
+    scales: dict[str, float] | None = None

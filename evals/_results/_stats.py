@@ -233,8 +233,18 @@ def _add_cost(total: float | None, cost: float | None) -> float | None:
 
 
 def fmt(value: float | None, digits: int = 3, missing: str = "-") -> str:
-    """A number with ``digits`` decimals, or ``missing`` for None."""
-    return missing if value is None else f"{value:.{digits}f}"
+    """A number with ``digits`` decimals, or ``missing`` for None; never ``-0.000``."""
+    if value is None:
+        return missing
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def wall_time(summary: RunSummary) -> str:
+    """The run's wall time, or what a summary rebuilt from results files says instead."""
+    if summary.wall_time_s == 0 and summary.items:
+        return "wall time not recorded (rebuilt from results)"
+    return f"{summary.wall_time_s:.2f} s"
 
 
 def format_table(
@@ -267,7 +277,7 @@ def format_table(
         f"items {summary.items} (errors {summary.item_errors}, {resumed})"
         f" · model calls {summary.model_calls} ({target}cached {summary.cached_calls})"
         f" · tokens {summary.prompt_tokens + summary.completion_tokens:,} · cost {cost}"
-        f" · {summary.wall_time_s:.2f} s"
+        f" · {wall_time(summary)}"
     )
     for sid, s in summary.scorers.items():
         if s.judge_agreement is not None:
@@ -330,7 +340,7 @@ def summary_html(summary: RunSummary, table_id: str = "summary") -> str:
     foot = (
         f"items {summary.items} · errors {summary.item_errors} · resumed "
         f"{summary.resumed_items} · model calls {summary.model_calls} (cached "
-        f"{summary.cached_calls}) · cost {cost} · {summary.wall_time_s:.2f} s"
+        f"{summary.cached_calls}) · cost {cost} · {wall_time(summary)}"
     )
     return (
         f"<table id='{table_id}'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"

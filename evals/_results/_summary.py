@@ -78,6 +78,8 @@ def summarize(
         rescored_items=len(carried or {}),
         rescored_for_config=rescored_for_config,
     )
+    if scales is None:  # a summary rebuilt from results files: the scales they recorded
+        scales = recorded_scales(items)
     unrun: Counter[str] = Counter()  # scorers that could not run: their item failed first
     everything = frozenset(("<target>", *scorer_ids))
     carried_ids = carried or {}
@@ -108,3 +110,15 @@ def summarize(
     summary.merge(summary.target)
     summary.scorers = per
     return summary
+
+
+def recorded_scales(items: Sequence[ItemResult]) -> dict[str, float] | None:
+    """The scorers' scales as the items' results recorded them (1 where not listed), or
+    None when no item recorded any (a file written before scales were kept)."""
+    found: dict[str, float] | None = None
+    for item in items:
+        if item.scales is not None:
+            found = found or {}
+            for sid in item.scorer_results:
+                found.setdefault(sid, item.scales.get(sid, 1.0))
+    return found

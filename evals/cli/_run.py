@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from scorers import ConfigError, Judge, scorer_by_id
+from scorers import ConfigError, DatasetError, Judge, scorer_by_id
 
 from ._common import (
     add_run_options,
@@ -47,6 +47,11 @@ def add(commands: Any) -> None:
         metavar="SCORER.KEY=VALUE",
         help="a scorer option (context-precision.per_chunk=true) or a judge one "
         "(judge.temperature=0.2); VALUE is JSON when it parses, else text",
+    )
+    run_parser.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="accept a data file with no items (default: exit 2, a wrong path must not pass)",
     )
     add_run_options(run_parser)
     run_parser.set_defaults(handler=run)
@@ -104,6 +109,11 @@ def run(args: argparse.Namespace) -> int:
         chosen = _chosen(args, judge, options)
         target = load_target(args.target)
         items = load_dataset(args.data)
+        if not items and not args.allow_empty:  # a wrong path in CI must not pass
+            raise DatasetError(
+                f"no items in {args.data}; check the path (or pass --allow-empty to accept "
+                "an empty data set)"
+            )
         if args.limit is not None:
             items = items[: args.limit]
         if args.estimate:

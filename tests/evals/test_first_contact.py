@@ -198,3 +198,41 @@ def test_a_closed_pipe_ends_the_command_quietly(tmp_path):
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 0
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_an_empty_data_file_fails_the_run_unless_allowed(tmp_path, capsys):
+    empty = tmp_path / "items.jsonl"
+    empty.write_text("\n")
+    assert main(["run", str(empty), "--scorer", "mrr", "--no-progress"]) == 2
+    assert f"no items in {empty}" in capsys.readouterr().err  # before: "items 0", exit 0
+    assert main(["run", str(empty), "--scorer", "mrr", "--allow-empty", "--no-progress"]) == 0
+
+
+def test_a_summary_rebuilt_from_results_files_equals_the_runs(tmp_path, capsys):
+    from evals import merge_results, summarize
+
+    rows = [
+        {
+            "id": f"q{i}",
+            "input": "q",
+            "context": [{"id": "d1", "text": "x"}],
+            "reference_context_ids": ["d1" if i != 3 else "d9"],
+        }
+        for i in range(4)
+    ]  # scores 1, 1, 1, 0: the t interval reaches past [0, 1] unless clipped
+    scorers = [create_id_context_recall_scorer(), create_id_context_recall_scorer({"scale": 10})]
+    named = {"recall": scorers[0], "recall10": scorers[1]}
+    whole = run_evals(rows, named, progress=False).summary
+    parts = [tmp_path / f"s{i}.jsonl" for i in range(2)]
+    for i, path in enumerate(parts):
+        run_evals(rows, named, results_path=path, shard=(i, 2), progress=False)
+    merged = merge_results(tmp_path / "all.jsonl", *parts)
+    rebuilt = summarize(merged, list(named), 0.0)
+    for sid in named:
+        a, b = whole.scorers[sid], rebuilt.scorers[sid]
+        assert (b.mean, b.ci_low, b.ci_high) == (a.mean, a.ci_low, a.ci_high)
+    assert whole.scorers["recall"].ci_high == 1.0 and whole.scorers["recall10"].ci_high == 10.0
+    assert main(["merge", str(tmp_path / "again.jsonl"), *map(str, parts)]) == 0
+    table = capsys.readouterr().out
+    assert "[0.000, 1.000]" in table and "-0.000" not in table and " 0.00 s" not in table
+    assert "wall time not recorded" in table
