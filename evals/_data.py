@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from scorers import DatasetError
 from scorers._runtime import EvalItem, paused_gc
 
-from ._files import csv_rows, json_rows, jsonl_rows
+from ._files import MAX_DEPTH, csv_rows, json_rows, jsonl_rows, too_deep
 
 __all__ = ["EvalItem", "load_dataset"]
 
@@ -151,7 +151,7 @@ def _storable(item: EvalItem) -> bool:
         elif value:  # anything else: one C pass of the JSON encoder
             try:
                 json.dumps(value, allow_nan=False, ensure_ascii=False, default=str).encode()
-            except (ValueError, TypeError):
+            except (ValueError, TypeError, RecursionError):
                 return False
     joined = "".join(texts)
     if joined.isascii():
@@ -161,6 +161,38 @@ def _storable(item: EvalItem) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _check_depth(where: str, item: EvalItem) -> None:
+    """Raise a `DatasetError` naming a free-form field nested deeper than `MAX_DEPTH`."""
+    flat = not isinstance(item.input, _NESTED) and not isinstance(item.output, _NESTED)
+    if flat and not item.metadata and not any(map(_METADATA, item.context or ())):
+        return  # the common row: nothing nested at all
+    loose = {"input": item.input, "output": item.output, "metadata": item.metadata}
+    for k, chunk in enumerate(item.context or ()):
+        if chunk.metadata:
+            loose[f"context[{k}].metadata"] = chunk.metadata
+    for field, value in loose.items():
+        if isinstance(value, (Mapping, list, tuple)) and _depth(value) > MAX_DEPTH:
+            raise too_deep(where, f"field '{field}'")
+
+
+_NESTED = (Mapping, list, tuple)
+
+
+def _depth(value: Any) -> int:
+    """How many container levels ``value`` has (walked without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        current, level = stack.pop()
+        deepest = max(deepest, level)
+        if deepest > MAX_DEPTH:
+            return deepest
+        children = current.values() if isinstance(current, Mapping) else current
+        stack.extend(
+            (child, level + 1) for child in children if isinstance(child, (Mapping, list, tuple))
+        )
+    return deepest
 
 
 def _check_row(where: str, row: Mapping[str, Any]) -> None:
@@ -267,6 +299,9 @@ def _items(data: str | os.PathLike[str] | Iterable[Any]) -> Iterator[EvalItem]:
             except ValidationError as exc:
                 _check_row(where, found)  # an unstorable value is the clearer message
                 raise _row_error(where, exc) from None
+            except RecursionError:
+                raise too_deep(where) from None
+            _check_depth(where, item)
             if not _storable(item):
                 _check_row(where, found)
         else:

@@ -42,6 +42,20 @@ def _decode(name: str, data: bytes) -> str:
         raise _not_utf8(name, data[start:], exc, base=start) from None
 
 
+MAX_DEPTH = 100
+"""Nesting levels a data row's free-form values (input, output, metadata) may have: results
+files must be able to store every item (pydantic's serializer stops at ~255)."""
+
+
+def too_deep(where: str, detail: str = "") -> DatasetError:
+    """The error for a row nested deeper than `MAX_DEPTH`."""
+    return DatasetError(
+        f"{where}: {detail or 'a value'} is nested more than {MAX_DEPTH} levels deep; "
+        "scorekit stores items as JSON lines up to that depth: flatten it, or keep it as "
+        "a JSON string"
+    )
+
+
 def jsonl_rows(path: Path) -> Iterator[tuple[str, Any]]:
     """The rows of a JSON Lines file; blank lines are skipped."""
     offset = 0
@@ -58,9 +72,12 @@ def jsonl_rows(path: Path) -> Iterator[tuple[str, Any]]:
             if not line.strip():
                 continue
             try:
-                yield f"{path.name} line {number}", json.loads(line)
+                row = json.loads(line)
             except ValueError as exc:
                 raise DatasetError(f"{path.name} line {number}: invalid JSON: {exc}") from None
+            except RecursionError:
+                raise too_deep(f"{path.name} line {number}") from None
+            yield f"{path.name} line {number}", row
 
 
 def json_rows(path: Path) -> Iterator[tuple[str, Any]]:
@@ -71,6 +88,8 @@ def json_rows(path: Path) -> Iterator[tuple[str, Any]]:
         if isinstance(exc, DatasetError):
             raise
         raise DatasetError(f"{path.name}: invalid JSON: {exc}") from None
+    except RecursionError:
+        raise too_deep(path.name) from None
     if isinstance(data, Mapping) and isinstance(data.get("items"), list):
         data = data["items"]
     if not isinstance(data, list):

@@ -12,7 +12,7 @@ from .._engine import FastPath, Memo, Outcome, register_fast_path
 from .._errors import ConfigError
 from .._steps import detail_value
 from .._types import ScorerRun
-from ._options import run_language
+from ._options import run_languages
 from ._ranked_ids import RankedIds, rank, relevance_grades
 
 
@@ -42,11 +42,12 @@ class IDFastPath:
         if shared is None:
             shared = memo["ranked_ids"] = [_ranked(run) for run in runs]
         out: list[Outcome | None] = [None] * len(runs)
+        languages = run_languages(runs, self.language, memo)
         for i, ids in enumerate(shared):
             if ids is not None:
                 value = ids.recall() if self.what == "recall" else ids.precision()
                 score = clip_scaled(value, self.scale)
-                reason = ids.reason(self.what, score, run_language(runs[i], self.language))
+                reason = ids.reason(self.what, score, languages[i])
                 out[i] = (score, reason, {"ids": detail_value(ids)})
         return out
 

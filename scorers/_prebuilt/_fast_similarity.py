@@ -17,7 +17,7 @@ from .._checks import clip_scaled
 from .._engine import FastPath, Memo, Outcome, register_fast_path
 from .._text import has_cjk
 from .._types import ScorerRun
-from ._options import run_language
+from ._options import run_languages
 from ._ranking import average_precision
 from ._similarity_math import MEASURES, WORD_MEASURES, precision_text, recall_text, share
 
@@ -127,6 +127,7 @@ class SimilarityFastPath:
         matched = (best >= self.threshold).tolist()
         sizes = (block.cols if recall else block.rows).tolist()
         measure, threshold, scale = self.measure, self.threshold, self.scale
+        languages = run_languages(runs, self.language, memo)
         start = 0
         for slot, matrix, size in zip(block.slots, block.matrices, sizes, strict=True):
             end = start + size
@@ -139,8 +140,7 @@ class SimilarityFastPath:
                 f"best_per_{self.per}": best[start:end],
             }
             start = end
-            run = runs[slot]
-            lang = run_language(run, self.language)
+            run, lang = runs[slot], languages[slot]
             if recall:
                 score = clip_scaled(share(hits), scale)
                 reason = recall_text(run.reference_contexts or [], hits, measure, threshold, lang)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any, TypeVar
 
@@ -74,11 +74,22 @@ def run_language(run: ScorerRun, language: str) -> str:
     """The language of a model-free scorer's reason for ``run`` (see `LanguageOptions`)."""
     if language != "auto":
         return language
-    question = None if run.input is None else question_text(run.input)
+    question = run.input if run.input is None or isinstance(run.input, str) else None
+    if question is None and run.input is not None:
+        question = question_text(run.input)  # a message history: its last user message
     chunks = (c.text for c in run.context or ())
-    return data_language(
-        language, chain((run.ground_truth, question), run.reference_contexts or (), chunks)
-    )
+    texts = chain((run.ground_truth, question), run.reference_contexts or (), chunks)
+    return data_language(language, texts)
+
+
+def run_languages(runs: Sequence[ScorerRun], language: str, memo: dict[Any, Any]) -> list[str]:
+    """`run_language` of each run of a fast path's block, computed once per block (the
+    plug-ins of one block share ``memo``)."""
+    key = ("languages", language)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = [run_language(run, language) for run in runs]
+    return found  # type: ignore[no-any-return]
 
 
 def parse_options(model: type[OptionsT], options: Any, factory: str) -> OptionsT:

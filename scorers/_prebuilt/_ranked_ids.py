@@ -79,9 +79,16 @@ class RankedIds:
         return missing, [i for i in self.retrieved_ids if i not in relevant]
 
     def listing(self, lang: str = "en") -> str:
-        """The found, missing and not relevant ids, as the reasons name them."""
-        missing, extra = self.others
-        return t(lang, "id_listing", found=self.found, missing=missing, extra=extra)
+        """The found, missing and not relevant ids, as the reasons name them (computed
+        once per language: the recall and precision reasons share it)."""
+        listings: dict[str, str] = self.__dict__.setdefault("_listings", {})
+        text = listings.get(lang)
+        if text is None:
+            missing, extra = self.others
+            text = listings[lang] = t(
+                lang, "id_listing", found=self.found, missing=missing, extra=extra
+            )
+        return text
 
     def recall(self) -> float:
         """``|set(R) ∩ set(G)| / |set(G)|``; 0 when nothing was retrieved."""

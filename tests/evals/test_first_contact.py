@@ -236,3 +236,50 @@ def test_a_summary_rebuilt_from_results_files_equals_the_runs(tmp_path, capsys):
     table = capsys.readouterr().out
     assert "[0.000, 1.000]" in table and "-0.000" not in table and " 0.00 s" not in table
     assert "wall time not recorded" in table
+
+
+def nested(levels: int) -> object:
+    value: object = "leaf"
+    for _ in range(levels):
+        value = {"a": value}
+    return value
+
+
+def test_deep_nesting_is_a_dataset_error_before_any_work(tmp_path, capsys):
+    from scorers import DatasetError
+
+    seen = []
+    for levels, field in ((300, "metadata"), (150, "input"), (2000, "metadata")):
+        row = {
+            "id": "deep",
+            "input": "q",
+            "context": [{"id": "d1", "text": "x"}],
+            "reference_context_ids": ["d1"],
+        }
+        row[field] = nested(levels)
+        rows = [ITEMS[0], row]
+        try:
+            run_evals(
+                rows,
+                [create_id_context_recall_scorer()],
+                on_item_complete=seen.append,
+                progress=False,
+            )
+        except DatasetError as exc:
+            assert "item 2" in str(exc) and "levels deep" in str(exc)
+        else:
+            raise AssertionError("a row nested too deeply was accepted")
+    assert seen == []  # nothing ran (before: item 1 ran, then writing the row failed)
+    path = tmp_path / "deep.jsonl"
+    path.write_text(json.dumps(ITEMS[0]) + "\n" + '{"input": ' + "[" * 1500 + "]" * 1500 + "}\n")
+    assert main(["run", str(path), "--scorer", "mrr", "--no-progress"]) == 2
+    assert "deep.jsonl line 2" in capsys.readouterr().err  # before: a bare RecursionError
+    assert (
+        run_evals(
+            [{**ITEMS[0], "metadata": nested(90)}],
+            [create_id_context_recall_scorer()],
+            results_path=tmp_path / "ok.jsonl",
+            progress=False,
+        ).summary.item_errors
+        == 0
+    )

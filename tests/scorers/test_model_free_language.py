@@ -148,3 +148,15 @@ def test_skip_and_empty_reasons_are_translated_too(lang) -> None:
         input=item["input"], context=[], reference_contexts=item["reference_contexts"]
     )
     assert empty.score == 0 and not empty.reason.startswith("Score 0")
+
+
+def test_every_template_fills_in_as_str_format_would() -> None:
+    import string
+
+    from scorers._i18n import TEMPLATES, t
+
+    for key, forms in TEMPLATES.items():
+        for lang, template in forms.items():
+            fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+            values = {name: f"<{name} {{x}} 'q' \"d\">" for name in fields}
+            assert t(lang, key, **values) == template.format(**values), (key, lang)
