@@ -6,6 +6,7 @@ everything that determines the answer. API keys and headers never reach the file
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -58,6 +59,11 @@ def cache_key(payload: dict[str, Any]) -> str:
 class JudgeCache:
     """A sqlite3 key/value store shared by every judge pointing at the same file.
 
+    A damaged cache never stops a run: an entry that does not read back as a JSON object
+    is a miss (and is replaced by the next answer); a file that is not a database, or
+    whose pages are damaged, is moved aside (``<name>.corrupt-<time>``, with one warning
+    naming both files) and a fresh cache takes its place.
+
     Args:
         path: The database file; a directory gets ``judge-cache.sqlite3`` inside it.
             Defaults to `default_cache_dir`.
@@ -68,32 +74,77 @@ class JudgeCache:
         target.parent.mkdir(parents=True, exist_ok=True)
         self.path = target
         self._lock = threading.Lock()
-        self._conn = sqlite3.connect(str(target), check_same_thread=False, timeout=30)
         with self._lock:
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute(
+            try:
+                self._conn = self._open()
+            except sqlite3.DatabaseError as exc:
+                self._conn = self._replace(exc)
+
+    def _open(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(
                 "CREATE TABLE IF NOT EXISTS judge_cache ("
                 "key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL NOT NULL)"
             )
-            self._conn.commit()
+            conn.commit()
+        except sqlite3.DatabaseError:
+            conn.close()
+            raise
+        return conn
+
+    def _replace(self, error: sqlite3.DatabaseError) -> sqlite3.Connection:
+        """Move the damaged file aside and open a fresh one (the lock held)."""
+        with contextlib.suppress(Exception):
+            self._conn.close()
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time() * 1000)}")
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                Path(f"{self.path}{suffix}").rename(f"{aside}{suffix}")
+        warnings.warn(
+            f"the judge cache {self.path} is damaged ({error}); it was moved to {aside} "
+            "and a fresh cache is used",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return self._open()
 
     def get(self, key: str) -> dict[str, Any] | None:
-        """The stored entry for ``key``, or None."""
+        """The stored entry for ``key``, or None (also for an entry that does not read
+        back as a JSON object)."""
         with self._lock:
-            row = self._conn.execute(
-                "SELECT value FROM judge_cache WHERE key = ?", (key,)
-            ).fetchone()
-        return None if row is None else json.loads(row[0])
+            try:
+                row = self._conn.execute(
+                    "SELECT value FROM judge_cache WHERE key = ?", (key,)
+                ).fetchone()
+            except sqlite3.DatabaseError as exc:
+                self._conn = self._replace(exc)
+                return None
+        if row is None:
+            return None
+        try:
+            value = json.loads(row[0])
+        except (TypeError, ValueError):
+            return None
+        return value if isinstance(value, dict) else None
 
     def set(self, key: str, value: dict[str, Any]) -> None:
         """Store ``value`` (JSON-serialisable) under ``key``."""
         data = json.dumps(value, ensure_ascii=False)
         with self._lock:
-            self._conn.execute(
-                "INSERT OR REPLACE INTO judge_cache (key, value, created) VALUES (?, ?, ?)",
-                (key, data, time.time()),
-            )
-            self._conn.commit()
+            for attempt in (1, 2):
+                try:
+                    self._conn.execute(
+                        "INSERT OR REPLACE INTO judge_cache (key, value, created) VALUES (?, ?, ?)",
+                        (key, data, time.time()),
+                    )
+                    self._conn.commit()
+                    return
+                except sqlite3.DatabaseError as exc:
+                    if attempt == 2:
+                        raise
+                    self._conn = self._replace(exc)
 
     def __len__(self) -> int:
         with self._lock:
