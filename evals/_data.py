@@ -272,10 +272,34 @@ def load_dataset(data: str | os.PathLike[str] | Iterable[Any]) -> list[EvalItem]
     """
     # validation makes many objects and no cycles: collections would rescan them all
     with paused_gc():
-        return list(_items(data))
+        items, problems = [], []
+        for found in _items(data):
+            if isinstance(found, DatasetError):
+                problems.append(str(found))
+            else:
+                items.append(found)
+    if problems:
+        raise _all_problems(problems)
+    return items
 
 
-def _items(data: str | os.PathLike[str] | Iterable[Any]) -> Iterator[EvalItem]:
+SHOWN_PROBLEMS = 20
+"""Bad rows named one by one in a dataset error; the rest are counted."""
+
+
+def _all_problems(problems: list[str]) -> DatasetError:
+    """One error naming every bad row (the first `SHOWN_PROBLEMS`), so that a file can be
+    fixed in one pass."""
+    if len(problems) == 1:
+        return DatasetError(problems[0])
+    shown = "\n".join(f"  {p}" for p in problems[:SHOWN_PROBLEMS])
+    more = len(problems) - SHOWN_PROBLEMS
+    rest = f"\n  ... and {more} more" if more > 0 else ""
+    return DatasetError(f"{len(problems)} rows cannot be used; fix them all:\n{shown}{rest}")
+
+
+def _items(data: str | os.PathLike[str] | Iterable[Any]) -> Iterator[EvalItem | DatasetError]:
+    """Each row's `EvalItem`, or the `DatasetError` that names what is wrong with it."""
     if isinstance(data, (str, os.PathLike)):
         rows: Iterable[tuple[str, Any]] = _rows_from_path(Path(data))
     elif isinstance(data, Mapping):
@@ -290,25 +314,43 @@ def _items(data: str | os.PathLike[str] | Iterable[Any]) -> Iterator[EvalItem]:
         )
     seen: dict[str, str] = {}
     for number, (where, row) in enumerate(rows, start=1):
-        if isinstance(row, EvalItem):
-            item = row
-        elif type(row) is dict or isinstance(row, Mapping):
-            found = _normalised(where, row)
-            try:
-                item = EvalItem.model_validate(found)
-            except ValidationError as exc:
-                _check_row(where, found)  # an unstorable value is the clearer message
-                raise _row_error(where, exc) from None
-            except RecursionError:
-                raise too_deep(where) from None
-            _check_depth(where, item)
-            if not _storable(item):
-                _check_row(where, found)
-        else:
-            raise DatasetError(f"{where}: expected an object, got {type(row).__name__}")
-        if not item.id:
-            item = item.model_copy(update={"id": str(number)})
+        try:
+            item = _item(where, row, number)
+        except DatasetError as exc:
+            yield exc
+            continue
         if item.id in seen:
-            raise DatasetError(f"{where}: duplicate id {item.id!r} (first seen at {seen[item.id]})")
+            yield DatasetError(f"{where}: duplicate id {item.id!r} (first seen at {seen[item.id]})")
+            continue
         seen[item.id] = where
         yield item
+
+
+def _item(where: str, row: Any, number: int) -> EvalItem:
+    """One row as an `EvalItem` (its id defaulting to its number).
+
+    Raises:
+        DatasetError: Naming the row and the field that is wrong.
+    """
+    if isinstance(row, DatasetError):  # the file could not give this row
+        raise row
+    if isinstance(row, EvalItem):
+        item = row
+    elif type(row) is dict or isinstance(row, Mapping):
+        found = _normalised(where, row)
+        try:
+            item = EvalItem.model_validate(found)
+        except ValidationError as exc:
+            _check_row(where, found)  # an unstorable value is the clearer message
+            raise _row_error(where, exc) from None
+        except RecursionError:
+            raise too_deep(where) from None
+        _check_depth(where, item)
+        if not _storable(item):
+            _check_row(where, found)
+    else:
+        hint = " (one JSON object per line)" if isinstance(row, list) else ""
+        raise DatasetError(f"{where}: expected an object, got {type(row).__name__}{hint}")
+    if not item.id:
+        item = item.model_copy(update={"id": str(number)})
+    return item

@@ -57,27 +57,33 @@ def too_deep(where: str, detail: str = "") -> DatasetError:
 
 
 def jsonl_rows(path: Path) -> Iterator[tuple[str, Any]]:
-    """The rows of a JSON Lines file; blank lines are skipped."""
+    """The rows of a JSON Lines file; blank lines are skipped. A line that cannot be read
+    comes as a `DatasetError` in place of its row, so that every bad line is reported."""
     offset = 0
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
             line_start = offset
             offset += len(raw)
+            where = f"{path.name} line {number}"
             if number == 1 and raw.startswith(_BOM):
                 raw, line_start = raw[len(_BOM) :], line_start + len(_BOM)
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise _not_utf8(path.name, raw, exc, base=line_start, line=number) from None
+                yield where, _not_utf8(path.name, raw, exc, base=line_start, line=number)
+                continue
             if not line.strip():
                 continue
             try:
                 row = json.loads(line)
             except ValueError as exc:
-                raise DatasetError(f"{path.name} line {number}: invalid JSON: {exc}") from None
+                hint = ""
+                if number == 1 and line.lstrip().startswith("["):
+                    hint = f" (a JSON array? name the file {path.stem}.json)"
+                row = DatasetError(f"{where}: invalid JSON: {exc}{hint}")
             except RecursionError:
-                raise too_deep(f"{path.name} line {number}") from None
-            yield f"{path.name} line {number}", row
+                row = too_deep(where)
+            yield where, row
 
 
 def json_rows(path: Path) -> Iterator[tuple[str, Any]]:

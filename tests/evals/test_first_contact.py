@@ -283,3 +283,45 @@ def test_deep_nesting_is_a_dataset_error_before_any_work(tmp_path, capsys):
         ).summary.item_errors
         == 0
     )
+
+
+def test_every_bad_row_is_named_in_one_error(tmp_path):
+    from evals import load_dataset
+    from scorers import DatasetError
+
+    lines = [json.dumps({"id": f"ok{i}", "input": "q"}) for i in range(3)]
+    lines[1] = '{"input": "q", "bad json'
+    lines += [json.dumps({"id": "ok0", "input": "duplicate"})]
+    lines += [json.dumps({"input": "q", "ground_truth": ["not", "text"]}) for _ in range(25)]
+    path = tmp_path / "items.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    try:
+        load_dataset(path)
+    except DatasetError as exc:
+        message = str(exc)
+    else:
+        raise AssertionError("bad rows were accepted")
+    assert message.startswith("27 rows cannot be used")  # before: only line 2
+    assert "items.jsonl line 2: invalid JSON" in message
+    assert "items.jsonl line 4: duplicate id 'ok0'" in message
+    assert "items.jsonl line 5: " in message and "... and 7 more" in message
+
+
+def test_a_json_array_in_a_jsonl_file_gets_a_hint(tmp_path):
+    from evals import load_dataset
+    from scorers import DatasetError
+
+    pretty = tmp_path / "items.jsonl"
+    pretty.write_text('[\n  {"input": "q"}\n]\n')
+    one_line = tmp_path / "one.jsonl"
+    one_line.write_text('[{"input": "q"}, {"input": "r"}]\n')
+    for path, hint in (
+        (pretty, "name the file items.json"),
+        (one_line, "one JSON object per line"),
+    ):
+        try:
+            load_dataset(path)
+        except DatasetError as exc:
+            assert hint in str(exc), str(exc)
+        else:
+            raise AssertionError("an array was read as rows")
