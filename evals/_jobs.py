@@ -41,9 +41,12 @@ class Pending:
     error: ItemError | None = None
 
 
-def scorer_run(item: EvalItem, output: Any, context: Any) -> ScorerRun:
-    """The `ScorerRun` of an item, with the output (and retrieved context) to score."""
-    return ScorerRun(
+def scorer_run(item: EvalItem, output: Any, context: Any, *, checked: bool = False) -> ScorerRun:
+    """The `ScorerRun` of an item, with the output (and retrieved context) to score;
+    ``checked``: every value comes from the validated item (or a validated earlier
+    result), so pydantic's ``model_construct`` takes them as they are."""
+    build = ScorerRun.model_construct if checked else ScorerRun
+    return build(
         input=item.input,
         output=output,
         ground_truth=item.ground_truth,
@@ -69,9 +72,11 @@ def make_jobs(
             output = item.output if kept is None else kept.output
             context = item.context if kept is None or kept.context is None else kept.context
             pending = Pending(item, plan.kept, kept, list(plan.kept.target_calls))
-            jobs.append(Job(pending, scorer_run(item, output, context), only=plan.rescore))
+            run = scorer_run(item, output, context, checked=True)
+            jobs.append(Job(pending, run, only=plan.rescore))
         elif target is None:
-            jobs.append(Job(Pending(item), scorer_run(item, item.output, item.context)))
+            run = scorer_run(item, item.output, item.context, checked=True)
+            jobs.append(Job(Pending(item), run))
         else:
             pending = Pending(item)
             jobs.append(Job(pending, prepare=_calling(target, pending)))
