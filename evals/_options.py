@@ -68,6 +68,13 @@ def _thresholds(
     unknown = sorted(set(found) - set(scorers))
     if unknown:
         raise ConfigError(f"thresholds name unknown scorers {unknown}; scorers: {sorted(scorers)}")
+    for sid, minimum in found.items():
+        scale = scorers[sid].scale
+        if not 0 <= minimum <= scale:
+            raise ConfigError(
+                f"thresholds[{sid!r}] is {minimum:g}, outside the scorer's scores [0, {scale:g}]: "
+                "it could never pass (or never fail)"
+            )
     return found
 
 

@@ -29,7 +29,8 @@ class ScaleOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    scale: float = Field(default=1.0, gt=0, le=MAX_SCALE, allow_inf_nan=False)
+    # strict: True is not 1 and "2" is not 2 (a JSON number only)
+    scale: float = Field(default=1.0, gt=0, le=MAX_SCALE, allow_inf_nan=False, strict=True)
 
 
 class SamplingOptions(BaseModel):

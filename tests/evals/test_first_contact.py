@@ -325,3 +325,20 @@ def test_a_json_array_in_a_jsonl_file_gets_a_hint(tmp_path):
             assert hint in str(exc), str(exc)
         else:
             raise AssertionError("an array was read as rows")
+
+
+def test_numbers_are_numbers_and_thresholds_lie_within_the_scale():
+    import pytest
+
+    from scorers import ConfigError
+
+    for bad in (True, "2"):
+        with pytest.raises(ConfigError, match="scale"):
+            create_id_context_recall_scorer({"scale": bad})  # before: read as 1 and 2
+    assert create_id_context_recall_scorer({"scale": 2}).scale == 2.0
+    scorer = create_id_context_recall_scorer({"scale": 10})
+    with pytest.raises(ConfigError, match=r"outside the scorer's scores \[0, 10\]"):
+        run_evals(ITEMS, [scorer], thresholds={"id-context-recall": 11}, progress=False)
+    with pytest.raises(ConfigError, match="outside"):
+        run_evals(ITEMS, [scorer], thresholds={"id-context-recall": -0.5}, progress=False)
+    assert run_evals(ITEMS, [scorer], thresholds={"id-context-recall": 7}, progress=False).passed
