@@ -39,7 +39,13 @@ from ._completion import Completion, ModelRequest, Transport, TransportError
 from ._cost import charged, price_per_token
 from ._limits import Limits
 from ._options import check_keywords, transport_for
-from ._redact import Redactor, header_values, redacted_error, without_secrets
+from ._redact import (
+    Redactor,
+    header_values,
+    redacted_error,
+    register_secrets,
+    without_secrets,
+)
 from ._retry import Attempts, RetryPolicy, count_prompt_tokens, send_with_retries
 from ._structured import (
     STRUCTURED_OUTPUT_MODES,
@@ -165,7 +171,9 @@ class Judge:
         self._policy = RetryPolicy(max_retries, retry_backoff, max_retry_wait)
         self.tokens_per_minute = tokens_per_minute
         self._own_limits = Limits(max_concurrency, requests_per_minute, tokens_per_minute)
-        self._redact = Redactor([api_key, *header_values(self.litellm_kwargs)])
+        secrets = [api_key, *header_values(self.litellm_kwargs)]
+        self._redact = Redactor(secrets)
+        register_secrets(secrets)
         self.cache: JudgeCache | None = resolve_cache(cache)
 
     def __repr__(self) -> str:

@@ -26,6 +26,7 @@ from ._completion import (
     TransportError,
     kind_for_status,
 )
+from ._redact import redact_litellm_logs
 
 _litellm: ModuleType | None = None
 litellm_import_cpu_s = 0.0
@@ -71,6 +72,7 @@ def import_litellm() -> ModuleType:
         import litellm
 
         litellm.suppress_debug_info = True
+        redact_litellm_logs()
         _own_logging_worker()
         _litellm = litellm
         litellm_import_cpu_s = time.process_time() - started

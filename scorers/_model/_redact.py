@@ -7,6 +7,7 @@ every error message, warning, `JudgeCall` response and cache entry passes throug
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -91,3 +92,36 @@ def without_secrets(params: dict[str, Any]) -> dict[str, Any]:
             }
     params.pop("api_key", None)
     return params
+
+
+_LOGGED_SECRETS: set[str] = set()
+LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy")
+
+
+def register_secrets(secrets: Iterable[str | None]) -> None:
+    """Keep ``secrets`` (a judge's API key and header values) out of litellm's log lines
+    too: its DEBUG output prints each request as a curl command, headers in clear."""
+    _LOGGED_SECRETS.update(s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH)
+
+
+class SecretsFilter(logging.Filter):
+    """Rewrites a log record's message with every registered secret redacted."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if _LOGGED_SECRETS:
+            try:
+                message = record.getMessage()
+            except Exception:  # a record that cannot be formatted is left as it is
+                return True
+            clean = Redactor(_LOGGED_SECRETS, environment=False)(message)
+            if clean != message:
+                record.msg, record.args = clean, None
+        return True
+
+
+def redact_litellm_logs() -> None:
+    """Put `SecretsFilter` on litellm's loggers (once)."""
+    for name in LITELLM_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, SecretsFilter) for f in logger.filters):
+            logger.addFilter(SecretsFilter())
