@@ -247,6 +247,14 @@ def map_litellm_error(exc: BaseException, request: ModelRequest) -> TransportErr
         kind, status = "auth", None
     elif kind in ("server", "unknown") and status is not None and status < 500:
         kind = kind_for_status(status)  # a generic class whose status says more
+    if kind == "bad_request" and "LLM Provider NOT provided" in message:
+        # raised before any request: no model string litellm can route, a setup error
+        kind, status = "not_found", None
+        message = (
+            "litellm cannot route this model string; name the provider as a prefix, e.g. "
+            "openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, ollama/llama3.1, or "
+            "openai/<name> with api_base for an OpenAI-compatible server"
+        )
     missing = _missing_env(request.model) if kind == "auth" and request.api_key is None else ()
     return TransportError(
         kind, message, status=status, retry_after=_retry_after(exc), missing_env=missing

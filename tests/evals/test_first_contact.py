@@ -342,3 +342,14 @@ def test_numbers_are_numbers_and_thresholds_lie_within_the_scale():
     with pytest.raises(ConfigError, match="outside"):
         run_evals(ITEMS, [scorer], thresholds={"id-context-recall": -0.5}, progress=False)
     assert run_evals(ITEMS, [scorer], thresholds={"id-context-recall": 7}, progress=False).passed
+
+
+def test_a_model_string_litellm_cannot_route_stops_the_run_as_a_setup_error(tmp_path, capsys):
+    data = data_file(tmp_path)
+    with FakeLLMServer() as server:
+        args = ["run", str(data), "--scorer", "context-recall", "--model", "llama3.1"]
+        code = main([*args, "--api-base", server.url, "--no-cache", "--no-progress"])
+        assert server.call_count == 0
+    err = capsys.readouterr().err
+    assert code == 2  # before: every item "HTTP 400", exit 3
+    assert "llama3.1" in err and "provider as a prefix" in err and "ollama/llama3.1" in err
