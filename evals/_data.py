@@ -32,7 +32,7 @@ def _row_error(where: str, exc: ValidationError) -> DatasetError:
                 f"{', '.join(EvalItem.model_fields)})"
             )
         else:
-            problems.append(f"field '{field}': {err['msg']}")
+            problems.append(f"field '{field}': {err['msg'].removeprefix('Value error, ')}")
     return DatasetError(f"{where}: " + "; ".join(problems))
 
 

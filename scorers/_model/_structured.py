@@ -77,7 +77,7 @@ def describe(exc: Exception) -> str:
     """A short account of why a value was rejected (pydantic errors listed by field)."""
     if isinstance(exc, ValidationError):
         parts = [
-            f"{'.'.join(str(p) for p in err['loc']) or 'value'}: {err['msg']}"
+            f"{'.'.join(str(p) for p in err['loc']) or 'value'}: {err['msg'].removeprefix('Value error, ')}"
             for err in exc.errors()[:5]
         ]
         return "; ".join(parts)

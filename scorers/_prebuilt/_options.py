@@ -114,7 +114,7 @@ def parse_options(model: type[OptionsT], options: Any, factory: str) -> OptionsT
         return model.model_validate(dict(options))
     except ValidationError as exc:
         problems = "; ".join(
-            f"option {'.'.join(str(p) for p in err['loc']) or '?'!r}: {err['msg']} "
+            f"option {'.'.join(str(p) for p in err['loc']) or '?'!r}: {err['msg'].removeprefix('Value error, ')} "
             f"(got {err.get('input')!r})"
             for err in exc.errors(include_url=False)
         )

@@ -353,3 +353,14 @@ def test_a_model_string_litellm_cannot_route_stops_the_run_as_a_setup_error(tmp_
     err = capsys.readouterr().err
     assert code == 2  # before: every item "HTTP 400", exit 3
     assert "llama3.1" in err and "provider as a prefix" in err and "ollama/llama3.1" in err
+
+
+def test_pydantics_value_error_prefix_stays_out_of_messages():
+    import pytest
+
+    from scorers import ConfigError, create_non_llm_context_recall_scorer
+
+    with pytest.raises(ConfigError) as info:
+        create_non_llm_context_recall_scorer({"measure": "cosine"})
+    assert "unknown measure 'cosine'" in str(info.value)
+    assert "Value error" not in str(info.value)  # before: "option 'measure': Value error, ..."
