@@ -111,10 +111,13 @@ def item_result(
     scales: Mapping[str, float] | None = None,
 ) -> ItemResult:
     """The `ItemResult` of a finished job: kept and new scorer results in the scorers'
-    order, the first failure as its error (a timeout first, then the target's)."""
+    order, the first failure as its error (a timeout first, then the target's).
+    ``scales``: the scorers' scales other than 1."""
     pending: Pending = scored.job.key
-    found = {**(pending.kept.scorer_results if pending.kept else {}), **scored.results}
-    results = {sid: found[sid] for sid in order if sid in found}
+    results = scored.results  # in the scorers' order already
+    if pending.kept is not None:
+        found = {**pending.kept.scorer_results, **results}
+        results = {sid: found[sid] for sid in order if sid in found}
     error = pending.error
     target_calls = [*pending.target_calls, *scored.prepare_calls]
     other: list[JudgeCall] = []
@@ -137,6 +140,10 @@ def item_result(
         duration_s=scored.duration_s,
         target_calls=target_calls,
         other_calls=other,
-        fingerprints={sid: fingerprints[sid] for sid in results},
-        scales={sid: scale for sid, scale in (scales or {}).items() if scale != 1.0},
+        fingerprints=(
+            fingerprints
+            if len(results) == len(fingerprints)
+            else {sid: fingerprints[sid] for sid in results}
+        ),
+        scales=scales or {},
     )

@@ -154,7 +154,7 @@ async def arun_evals(
     bar = Progress(len(jobs), opts.progress)
     sink = _Finish(list(scorer_by_key), fingerprints, opts, results_file, done, bar)
     sink.hook = on_item_complete
-    sink.scales = {sid: scorer.scale for sid, scorer in scorer_by_key.items()}
+    sink.scales = {sid: s.scale for sid, s in scorer_by_key.items() if s.scale != 1.0}
     try:
         await score_many(
             scorer_by_key,

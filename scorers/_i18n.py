@@ -7,7 +7,6 @@ Chinese, anything else → English.
 
 from __future__ import annotations
 
-import functools
 import re
 import string
 from collections.abc import Callable, Iterable
@@ -141,10 +140,15 @@ def resolve(language: str, text: str | None) -> str:
 
 def t(language: str, key: str, **values: object) -> str:
     """The template ``key`` in ``language`` (English when it has none), filled in."""
-    return _compiled(key, language)(**values)
+    fill = _COMPILED.get((key, language))
+    if fill is None:
+        fill = _COMPILED[key, language] = _compiled(key, language)
+    return fill(**values)
 
 
-@functools.cache
+_COMPILED: dict[tuple[str, str], Callable[..., str]] = {}
+
+
 def _compiled(key: str, language: str) -> Callable[..., str]:
     """The template as a function of its fields: an f-string made once from our own
     constant templates (the model-free scorers fill thousands of reasons per second, and

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from .._checks import MAX_SCALE
 from .._context import ContextOptions, resolve_context
 from .._errors import ConfigError
-from .._i18n import Language, data_language
+from .._i18n import Language, data_language, detect_language
 from .._messages import final_text, question_text
 from .._steps import NotScorable, StepResults, not_scorable
 from .._types import Chunk, ScorerRun
@@ -75,12 +75,14 @@ def run_language(run: ScorerRun, language: str) -> str:
     """The language of a model-free scorer's reason for ``run`` (see `LanguageOptions`)."""
     if language != "auto":
         return language
-    question = run.input if run.input is None or isinstance(run.input, str) else None
-    if question is None and run.input is not None:
-        question = question_text(run.input)  # a message history: its last user message
+    question = run.input
+    if question is not None and not isinstance(question, str):
+        question = question_text(question)  # a message history: its last user message
+    for text in (run.ground_truth, question):
+        if text and not text.isspace():
+            return detect_language(text)
     chunks = (c.text for c in run.context or ())
-    texts = chain((run.ground_truth, question), run.reference_contexts or (), chunks)
-    return data_language(language, texts)
+    return data_language(language, chain(run.reference_contexts or (), chunks))
 
 
 def run_languages(runs: Sequence[ScorerRun], language: str, memo: dict[Any, Any]) -> list[str]:

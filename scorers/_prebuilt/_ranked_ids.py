@@ -81,11 +81,11 @@ class RankedIds:
     def listing(self, lang: str = "en") -> str:
         """The found, missing and not relevant ids, as the reasons name them (computed
         once per language: the recall and precision reasons share it)."""
-        listings: dict[str, str] = self.__dict__.setdefault("_listings", {})
-        text = listings.get(lang)
+        key = f"_listing_{lang}"
+        text: str | None = self.__dict__.get(key)
         if text is None:
             missing, extra = self.others
-            text = listings[lang] = t(
+            text = self.__dict__[key] = t(
                 lang, "id_listing", found=self.found, missing=missing, extra=extra
             )
         return text
@@ -102,15 +102,14 @@ class RankedIds:
         """The reason of the ID ``"recall"`` or ``"precision"`` scorer in ``lang``."""
         if not self.retrieved_ids:
             return t(lang, "precision_no_context")
-        head = t(
-            lang,
-            f"id_{what}",
-            found=len(self.found),
-            relevant=len(self.relevant_ids),
-            retrieved=len(self.retrieved_ids),
-            score=f"{score:g}",
-        )
-        space = "" if head.endswith("。") else " "  # no space after a CJK full stop
+        found, value = len(self.found), f"{score:g}"
+        if what == "recall":
+            head = t(lang, "id_recall", found=found, relevant=len(self.relevant_ids), score=value)
+        else:
+            head = t(
+                lang, "id_precision", found=found, retrieved=len(self.retrieved_ids), score=value
+            )
+        space = "" if head[-1] == "。" else " "  # no space after a CJK full stop
         return f"{head}{space}{self.listing(lang)}"
 
 
