@@ -21,7 +21,9 @@ import anyio
 
 from .._errors import JudgeSetupError
 from .._model._calls import record_calls
+from .._model._judge import as_judge
 from .._model._limits import Budget, run_budget, run_cap
+from .._steps import PromptStep
 from .._tasks import map_bounded, task_group
 from .._types import JudgeCall, ScoreResult, ScorerRun
 from ._execute import error_result, score_inline, score_one
@@ -105,6 +107,7 @@ async def score_many(
     Raises:
         JudgeSetupError: At the first model call that meets a broken setup.
     """
+    await _warm_up(scorers)
     keys_free = {key for key, scorer in scorers.items() if model_free(scorer)}
     inline = len(keys_free) == len(scorers) and all(job.prepare is None for job in jobs)
     fast = {key: scorer for key, scorer in scorers.items() if has_fast_path(scorer)}
@@ -126,6 +129,21 @@ async def score_many(
                 await on_scored(await _score_job(scorers, keys_free, job, timeout, raise_errors))
 
             await map_bounded(one, jobs, concurrency)
+
+
+async def _warm_up(scorers: Mapping[str, ScorerSpec]) -> None:
+    """Set up every judge's transport (litellm's import: seconds, once per process)
+    before any job starts, so that no item's or attempt's timeout is spent on it."""
+    judges = {id(s.judge): s.judge for s in scorers.values() if s.judge is not None}
+    for scorer in scorers.values():
+        for step in scorer.steps:
+            judge = as_judge(step.fn.judge) if isinstance(step.fn, PromptStep) else None
+            if judge is not None:
+                judges[id(judge)] = judge
+    for judge in judges.values():
+        warm_up = getattr(judge.transport, "warm_up", None)
+        if warm_up is not None:
+            await warm_up()
 
 
 async def _in_blocks(

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import email.utils
 import os
+import threading
 import time
 from collections.abc import Coroutine
 from types import ModuleType
@@ -65,6 +66,16 @@ OWNED_PARAMS: dict[str, str] = {
 
 def import_litellm() -> ModuleType:
     """Import litellm on first use: offline price map, quiet, scorekit's logging worker."""
+    if _litellm is not None:
+        return _litellm
+    with _import_lock:  # concurrent first calls import once
+        return _import_once()
+
+
+_import_lock = threading.Lock()
+
+
+def _import_once() -> ModuleType:
     global _litellm, litellm_import_cpu_s
     if _litellm is None:
         started = time.process_time()
@@ -334,15 +345,24 @@ def litellm_arguments(request: ModelRequest) -> dict[str, Any]:
 class LiteLLMTransport:
     """The default transport: ``litellm.acompletion`` in this process, retries off."""
 
+    async def warm_up(self) -> None:
+        """Import litellm (seconds of CPU, once per process) in a worker thread, off the
+        event loop: the engine does it before a run's clocks start, so that neither an
+        attempt's timeout nor an item's is spent on it."""
+        if _litellm is None:
+            await anyio.to_thread.run_sync(import_litellm)
+
     async def prepare(self, request: ModelRequest) -> None:
-        """Before a request's first attempt: fail at once when its key cannot be found.
+        """Before a request's first attempt (outside its timeout): litellm imported, and
+        fail at once when the request's key cannot be found.
 
         Raises:
             TransportError: ``"auth"``, when the provider's key variable is not set.
         """
-        missing = missing_key(request)
+        missing = missing_key(request)  # before the import: a missing key fails at once
         if missing:
             raise TransportError("auth", "no API key", missing_env=missing)
+        await self.warm_up()
 
     async def complete(self, request: ModelRequest) -> Completion:
         """Send ``request`` once through litellm.

@@ -364,3 +364,32 @@ def test_pydantics_value_error_prefix_stays_out_of_messages():
         create_non_llm_context_recall_scorer({"measure": "cosine"})
     assert "unknown measure 'cosine'" in str(info.value)
     assert "Value error" not in str(info.value)  # before: "option 'measure': Value error, ..."
+
+
+FRESH = """
+import sys
+from evals import run_evals
+from evals.testing import FakeLLMServer
+from scorers import Judge, create_context_precision_scorer
+
+assert "litellm" not in sys.modules
+rows = [{"id": str(i), "input": "q", "ground_truth": "Einstein was born in Ulm.",
+         "context": ["Einstein was born in Ulm."]} for i in range(8)]
+with FakeLLMServer(latency=0.05) as server:
+    judge = Judge("openai/fake", api_base=server.url, cache=False, timeout=0.5, max_retries=0)
+    result = run_evals(rows, [create_context_precision_scorer(judge)], item_timeout=1.5,
+                       concurrency=8, progress=False)
+    print(result.summary.item_errors, result.summary.model_calls, server.call_count)
+"""
+
+
+def test_litellms_import_is_not_charged_to_the_first_calls(tmp_path):
+    script = tmp_path / "fresh.py"
+    script.write_text(FRESH)
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    errors, counted, received = map(int, proc.stdout.split())
+    assert errors == 0  # before: the first items timed out while litellm imported
+    assert counted == received == 8  # before: requests counted that were never sent
