@@ -18,9 +18,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from scorers import ConfigError, DatasetError, Scorer, ScoreResult, ScorerRun
-from scorers._runtime import integer, run_sync
-
-from ._files import write_atomically
+from scorers._runtime import integer, run_sync, write_atomically
 
 _CLAIM_LABELS = {"supported": True, "not_supported": False}
 

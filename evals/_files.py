@@ -7,16 +7,14 @@ which CSV columns hold lists.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
-import os
 from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from scorers import ConfigError, DatasetError
+from scorers import DatasetError
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -160,31 +158,3 @@ def _cell(where: str, column: str, value: str, is_list: bool) -> Any:
             return [value]
         return parsed
     return value
-
-
-def write_atomically(path: Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` all at once: to a temporary file beside it, then renamed
-    over it, so a failure never leaves a truncated or half-written file (and an existing
-    file stays as it was). Missing folders are created.
-
-    Raises:
-        ConfigError: When the place cannot be written.
-    """
-    import tempfile
-
-    if path.is_dir():
-        raise ConfigError(f"{path} is a directory; give a file path")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            os.replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
-    except OSError as exc:
-        raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from None
-    return path

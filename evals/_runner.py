@@ -152,9 +152,7 @@ async def arun_evals(
     resumed = set(done)
     jobs = make_jobs([item for item in items if item.id not in done], partial, call_target)
     bar = Progress(len(jobs), opts.progress)
-    sink = _Finish(list(scorer_by_key), fingerprints, opts, results_file, done, bar)
-    sink.hook = on_item_complete
-    sink.scales = {sid: s.scale for sid, s in scorer_by_key.items() if s.scale != 1.0}
+    sink = _Finish(scorer_by_key, fingerprints, opts, results_file, done, bar, on_item_complete)
     try:
         await score_many(
             scorer_by_key,
@@ -189,17 +187,17 @@ class _Finish:
 
     def __init__(
         self,
-        order: list[str],
+        scorers: Mapping[str, Scorer],
         fingerprints: Mapping[str, str],
         opts: RunOptions,
         results_file: ResultsFile | None,
         done: dict[str, ItemResult],
         bar: Progress,
+        hook: ItemHook | None,
     ) -> None:
-        self.order, self.fingerprints, self.opts = order, fingerprints, opts
-        self.results_file, self.done, self.bar = results_file, done, bar
-        self.hook: ItemHook | None = None
-        self.scales: dict[str, float] = {}
+        self.order, self.fingerprints, self.opts = list(scorers), fingerprints, opts
+        self.results_file, self.done, self.bar, self.hook = results_file, done, bar, hook
+        self.scales = {sid: s.scale for sid, s in scorers.items() if s.scale != 1.0}
 
     async def __call__(self, scored: Scored) -> None:
         timeout = self.opts.item_timeout

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from scorers import ConfigError
+from scorers._runtime import write_atomically
 
-from ._files import write_atomically
 from ._results import ItemResult
 
 

@@ -46,7 +46,7 @@ def compact(result: ItemResult, store_prompts: bool = True) -> ItemResult:
     """``result`` as written to the file: each prompt once, or with ``store_prompts=False``
     only what explains the scores (see `_compact_score`)."""
     scored = {}
-    chunks = _chunk_sources(result)
+    chunks = {} if store_prompts else _chunk_sources(result)
     for sid, score in result.scorer_results.items():
         prompts = score.details.get("prompts")
         if not store_prompts:
@@ -72,15 +72,17 @@ def compact(result: ItemResult, store_prompts: bool = True) -> ItemResult:
 
 def expand(result: ItemResult) -> ItemResult:
     """Undo `compact`'s references (prompts, shared chunks, repeated claims), in place."""
-    chunks = _chunk_sources(result)
+    chunks: dict[str, list[dict[str, Any]]] | None = None  # only when a line refers to them
     for score in result.scorer_results.values():
         details = score.details
         prompts = details.get("prompts")
         if isinstance(prompts, dict):
             details["prompts"] = {k: _resolve_ref(v, score) for k, v in prompts.items()}
         ref = details.get("context")
-        if isinstance(ref, dict) and ref.get("$chunks") in chunks:
-            details["context"] = chunks[ref["$chunks"]]
+        if isinstance(ref, dict) and "$chunks" in ref:
+            chunks = _chunk_sources(result) if chunks is None else chunks
+            if ref["$chunks"] in chunks:
+                details["context"] = chunks[ref["$chunks"]]
         ref = details.get("claims_used")
         if isinstance(ref, dict) and ref.get("$same") in details:
             details["claims_used"] = details[ref["$same"]]

@@ -14,9 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from scorers._runtime import json_fallback
+from scorers._runtime import json_fallback, write_atomically
 
-from .._files import write_atomically
 from ._comparison import RunComparison, compare_items, comparison_html
 from ._items import ItemResult
 from ._stats import RunSummary, summary_html

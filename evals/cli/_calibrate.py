@@ -11,9 +11,7 @@ from typing import Any
 
 from scorers import ConfigError, scorer_by_id
 
-from ._common import (
-    judge_from,
-)
+from ._common import judge_from
 from ._output import EXIT_OK
 
 

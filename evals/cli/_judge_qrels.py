@@ -9,9 +9,7 @@ from typing import Any
 
 from scorers import ConfigError
 
-from ._common import (
-    judge_from,
-)
+from ._common import judge_from
 from ._output import EXIT_ITEM_ERRORS, EXIT_OK
 
 
@@ -64,11 +62,7 @@ def run(args: argparse.Namespace) -> int:
         if judged.failed and output.exists():  # keep what an earlier run judged
             earlier = load_qrels(output)
             qrels = {q: {**earlier.get(q, {}), **docs} for q, docs in {**earlier, **qrels}.items()}
-        try:
-            output.parent.mkdir(parents=True, exist_ok=True)
-            write_qrels(output, qrels)
-        except OSError as exc:
-            raise ConfigError(f"cannot write --output {output}: {exc.strerror or exc}") from None
+        write_qrels(output, qrels)
     else:
         wrote = f"every pair failed: {output} left as it was"
     print(

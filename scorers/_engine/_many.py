@@ -141,9 +141,7 @@ async def _warm_up(scorers: Mapping[str, ScorerSpec]) -> None:
             if judge is not None:
                 judges[id(judge)] = judge
     for judge in judges.values():
-        warm_up = getattr(judge.transport, "warm_up", None)
-        if warm_up is not None:
-            await warm_up()
+        await judge.warm_up()
 
 
 async def _in_blocks(

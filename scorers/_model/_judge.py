@@ -184,10 +184,13 @@ class Judge:
         limits of its own, every request parameter kept: the prompts and token counts of
         a dry run (`evals.estimate_run`) are then the real ones."""
         clone = copy.copy(self)
-        clone.transport = transport
-        clone.cache = None
-        clone._own_limits = Limits(None, None)
+        clone.transport, clone.cache, clone._own_limits = transport, None, Limits(None, None)
         return clone
+
+    async def warm_up(self) -> None:
+        """Let the transport set up before a run (litellm: its import, off the loop)."""
+        if (warm_up := getattr(self.transport, "warm_up", None)) is not None:
+            await warm_up(self._request([]))
 
     def count_tokens(self, messages: list[dict[str, Any]]) -> int:
         """The prompt tokens of ``messages`` for this judge's model, by litellm's counter
@@ -214,6 +217,18 @@ class Judge:
         """USD per prompt and per completion token: declared (``input_cost_per_token`` /
         ``output_cost_per_token``) or litellm's price list; None when unknown."""
         return price_per_token(self.model, self.litellm_kwargs)
+
+    def _request(
+        self, messages: list[dict[str, Any]], params: dict[str, Any] | None = None
+    ) -> ModelRequest:
+        return ModelRequest(
+            model=self.model,
+            messages=messages,
+            params={**self._params(), **(params or {})},
+            api_base=self.api_base,
+            api_key=self._api_key_for_request(),
+            timeout=self.timeout,
+        )
 
     def _api_key_for_request(self) -> str | None:
         if self._api_key is None and self.api_base and not os.environ.get("OPENAI_API_KEY"):
@@ -244,14 +259,7 @@ class Judge:
             JudgeAPIError: Any other refusal, or retries ran out (timeouts name the
                 seconds).
         """
-        request = ModelRequest(
-            model=self.model,
-            messages=messages,
-            params={**self._params(), **params},
-            api_base=self.api_base,
-            api_key=self._api_key_for_request(),
-            timeout=self.timeout,
-        )
+        request = self._request(messages, params)
         started = time.perf_counter()
         attempts = Attempts()
         call = JudgeCall(step=step, model=self.model, messages=messages)
@@ -308,15 +316,8 @@ class Judge:
         credentials and the API key left out), the step's prompt version and the sample
         index.
         """
-        return cache_key(
-            {
-                **self.identity(),
-                "messages": messages,
-                "schema": json_schema(schema),
-                "version": version,
-                "sample_index": sample_index,
-            }
-        )
+        call = {"messages": messages, "schema": json_schema(schema), "version": version}
+        return cache_key({**self.identity(), **call, "sample_index": sample_index})
 
     def identity(self) -> dict[str, Any]:
         """What about this judge can change an answer: model, api_base, the

@@ -345,11 +345,11 @@ def litellm_arguments(request: ModelRequest) -> dict[str, Any]:
 class LiteLLMTransport:
     """The default transport: ``litellm.acompletion`` in this process, retries off."""
 
-    async def warm_up(self) -> None:
+    async def warm_up(self, request: ModelRequest) -> None:
         """Import litellm (seconds of CPU, once per process) in a worker thread, off the
-        event loop: the engine does it before a run's clocks start, so that neither an
-        attempt's timeout nor an item's is spent on it."""
-        if _litellm is None:
+        event loop, so that neither an attempt's timeout nor an item's is spent on it;
+        not when ``request``'s key is missing (its first call then fails at once)."""
+        if _litellm is None and not missing_key(request):
             await anyio.to_thread.run_sync(import_litellm)
 
     async def prepare(self, request: ModelRequest) -> None:
@@ -362,7 +362,7 @@ class LiteLLMTransport:
         missing = missing_key(request)  # before the import: a missing key fails at once
         if missing:
             raise TransportError("auth", "no API key", missing_env=missing)
-        await self.warm_up()
+        await self.warm_up(request)
 
     async def complete(self, request: ModelRequest) -> Completion:
         """Send ``request`` once through litellm.

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from .._atomic import write_atomically
 from .._errors import DatasetError
 
 Qrels = dict[str, dict[str, float]]
@@ -90,20 +89,14 @@ def load_run(path: str | os.PathLike[str]) -> Run:
 
 def write_qrels(path: str | os.PathLike[str], qrels: Mapping[str, Mapping[str, float]]) -> None:
     """Write ``qrels`` as a TREC qrels file (grades written as integers when whole), all
-    at once: the lines go to a temporary file beside ``path`` that then replaces it, so a
-    failure never leaves a truncated file."""
+    at once (`write_atomically`): a failure never leaves a truncated file.
+
+    Raises:
+        ConfigError: When ``path`` cannot be written.
+    """
     lines = []
     for query, docs in qrels.items():
         for doc, grade in docs.items():
             value = int(grade) if float(grade).is_integer() else grade
             lines.append(f"{query} 0 {doc} {value}\n")
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.writelines(lines)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    write_atomically(Path(path), "".join(lines).encode("utf-8"))
