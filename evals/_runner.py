@@ -22,6 +22,7 @@ from ._jobs import item_result, make_jobs
 from ._options import RunOptions, scorer_map
 from ._progress import Progress
 from ._results import EvalResult, ItemResult, RunSummary, summarize
+from ._results._header import RunHeader, header_of
 from ._results._jsonl import ResultsFile
 from ._resume import ResumePlan, resume_plan
 from ._shards import select_shard
@@ -145,9 +146,12 @@ async def arun_evals(
     )
     call_target = target_caller(target)
     items = select_shard(load_dataset(data), opts.shard)
-    fingerprints = {sid: scorer.fingerprint for sid, scorer in scorer_by_key.items()}
+    header = header_of(scorer_by_key, opts.thresholds, opts.min_scored)
+    fingerprints = {sid: d.fingerprint for sid, d in header.scorers.items()}
     path = opts.results_path
-    results_file = ResultsFile(Path(path), opts.resume, opts.store_prompts) if path else None
+    results_file = (
+        ResultsFile(Path(path), opts.resume, opts.store_prompts, header) if path else None
+    )
     done, partial = _resume_plans(items, results_file, fingerprints, call_target is not None)
     resumed = set(done)
     jobs = make_jobs([item for item in items if item.id not in done], partial, call_target)
@@ -177,7 +181,7 @@ async def arun_evals(
     imported = litellm_import_cpu_s() - import_cpu_before
     summary.client_cpu_s = time.process_time() - cpu_started - imported
     ordered = [done[item.id] for item in items if item.id in done]
-    return _eval_result(summary, ordered, scorer_by_key, opts)
+    return _eval_result(summary, ordered, scorer_by_key, opts, header)
 
 
 class _Finish:
@@ -265,6 +269,7 @@ def _eval_result(
     items: list[ItemResult],
     scorers: Mapping[str, Scorer],
     opts: RunOptions,
+    header: RunHeader,
 ) -> EvalResult:
     scores = {sid: s.mean for sid, s in summary.scorers.items() if sid in scorers}
     thresholds = dict(opts.thresholds or {})
@@ -288,6 +293,7 @@ def _eval_result(
         passed=None if not thresholds else not failed,
         failed_thresholds=failed,
         results_path=None if path is None else str(path),
+        header=header,
     )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from scorers import ConfigError
 from scorers._runtime import write_atomically
 
-from ._results import ItemResult
+from ._results import ItemResult, RunHeader
 
 
 def parse_shard(shard: Any) -> tuple[int, int] | None:
@@ -69,6 +69,7 @@ def merge_results(out: str | os.PathLike[str], *paths: str | os.PathLike[str]) -
     """
     from ._results import read_results
     from ._results._jsonl import encode
+    from ._results._views import ResultList
 
     if not paths:
         raise ConfigError("merge_results needs at least one results file to merge")
@@ -77,17 +78,45 @@ def merge_results(out: str | os.PathLike[str], *paths: str | os.PathLike[str]) -
         raise ConfigError(f"{target} already exists; merge into a new file")
     merged: dict[str, ItemResult] = {}
     source: dict[str, str] = {}
+    headers: dict[str, RunHeader] = {}
     for path in paths:
-        for result in read_results(path):
+        results = read_results(path)
+        if results.header is not None:  # type: ignore[attr-defined]
+            headers[str(path)] = results.header  # type: ignore[attr-defined]
+        for result in results:
             item_id = result.item.id
             earlier = merged.get(item_id)
             if earlier is not None:
                 _check_same_configuration(earlier, result, item_id, source[item_id], str(path))
             merged[item_id] = result
             source[item_id] = str(path)
-    # all at once: a failure never leaves a half-merged file
-    write_atomically(target, b"".join(encode(result)[0] for result in merged.values()))
-    return list(merged.values())
+    header = _merged_header(headers)
+    lines = [header.line()] if header is not None else []
+    lines += [encode(result)[0] for result in merged.values()]
+    write_atomically(target, b"".join(lines))  # all at once: never half-merged
+    kept = ResultList(merged.values())
+    kept.header = header
+    return kept
+
+
+def _merged_header(headers: dict[str, RunHeader]) -> RunHeader | None:
+    """One header for the merged file: every scorer once, refusing a scorer configured
+    differently in two files (two runs, not shards of one)."""
+    if not headers:
+        return None
+    merged = next(iter(headers.values())).model_copy(deep=True)
+    seen = dict.fromkeys(merged.scorers, next(iter(headers)))
+    for path, header in headers.items():
+        for sid, definition in header.scorers.items():
+            earlier = merged.scorers.setdefault(sid, definition)
+            first = seen.setdefault(sid, path)
+            if earlier.fingerprint != definition.fingerprint:
+                raise ConfigError(
+                    f"{first} and {path} were written with different configurations of scorer "
+                    f"{sid!r} (fingerprints {earlier.fingerprint} and "
+                    f"{definition.fingerprint}); merge runs of one configuration"
+                )
+    return merged
 
 
 def _check_same_configuration(

@@ -114,6 +114,7 @@ def run_evals_ray(
         summary=summary,
         items=items,
         results_path=str(merged_path),
+        header=getattr(items, "header", None),
     )
 
 

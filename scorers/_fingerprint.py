@@ -53,18 +53,58 @@ def _step(fn: Any) -> Any:
     return None if fn is None else _name(fn)
 
 
+def _payload(scorer: Any, with_judge: bool) -> dict[str, Any]:
+    judge = _judge if with_judge else (lambda _: None)
+
+    def step(fn: Any) -> Any:
+        found = _step(fn)
+        if isinstance(found, dict) and not with_judge:
+            found = {k: v for k, v in found.items() if k != "judge"}
+        return found
+
+    return {
+        "id": scorer.id,
+        "scale": scorer.scale,
+        "config": _jsonable(scorer.config),
+        "judge": judge(scorer.judge),
+        "steps": [[s.kind, s.name, step(s.fn)] for s in scorer.steps],
+        "score": step(scorer.score_fn),
+        "reason": step(scorer.reason_step),
+    }
+
+
+def _digest(payload: dict[str, Any]) -> str:
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def scorer_fingerprint(scorer: Any) -> str:
     """16 hex digits of the sha256 of the scorer's id, scale, options, steps (prompt
     versions and response schemas included) and judge (model, api_base, sampling
     parameters; not timeouts, retries or credentials)."""
-    payload = {
-        "id": scorer.id,
-        "scale": scorer.scale,
-        "config": _jsonable(scorer.config),
-        "judge": _judge(scorer.judge),
-        "steps": [[s.kind, s.name, _step(s.fn)] for s in scorer.steps],
-        "score": _step(scorer.score_fn),
-        "reason": _step(scorer.reason_step),
+    return _digest(_payload(scorer, with_judge=True))
+
+
+def scorer_description(scorer: Any) -> dict[str, Any]:
+    """What a results file records of a scorer (JSON values): its scale, options, prompt
+    versions, judge, `fingerprint` and ``definition`` — the fingerprint without the
+    judge, so that two runs can tell "another judge" from "another scorer"."""
+    payload = _payload(scorer, with_judge=False)
+    steps = [
+        *payload["steps"],
+        [None, "score", payload["score"]],
+        [None, "reason", payload["reason"]],
+    ]
+    versions = {
+        name: fn["version"] for _, name, fn in steps if isinstance(fn, dict) and "version" in fn
     }
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=repr)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    judges = [_judge(scorer.judge)]
+    judges += [_judge(s.fn.judge) for s in scorer.steps if isinstance(s.fn, PromptStep)]
+    return {
+        "scale": scorer.scale,
+        "options": payload["config"],
+        "prompt_versions": versions,
+        "judge": next((j for j in judges if j is not None), None),
+        "fingerprint": _digest(_payload(scorer, with_judge=True)),
+        "definition": _digest(payload),
+    }

@@ -97,6 +97,15 @@ class Scorer:
 
         return scorer_fingerprint(self)
 
+    def describe(self) -> dict[str, Any]:
+        """What this scorer is, as JSON values: ``scale``, ``options``,
+        ``prompt_versions``, ``judge`` (model, api_base, sampling parameters), its
+        ``fingerprint`` and its ``definition`` (the fingerprint without the judge). Results
+        files record it, and `compare_runs` refuses runs whose definitions differ."""
+        from ._fingerprint import scorer_description
+
+        return scorer_description(self)
+
     def __repr__(self) -> str:
         names = [s.name for s in self._steps]
         return f"Scorer(id={self.id!r}, steps={names}, judge={self.judge!r})"

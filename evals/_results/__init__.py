@@ -5,12 +5,14 @@
 - `_summary`: `summarize` finished items into a `RunSummary`;
 - `_comparison`: two runs compared item by item (`RunComparison`);
 - `_jsonl`: the results file, written line by line and read back;
+- `_header`: the file's header line (`RunHeader`: scorer definitions, thresholds);
 - `_views`: DataFrames; `_html`: the self-contained HTML report;
 - `_eval_result`: `EvalResult`, `read_results`, `compare_runs` on top of them all.
 """
 
 from ._comparison import RunComparison, ScorerDelta, compare_items
 from ._eval_result import EvalResult, compare_runs, read_results
+from ._header import RunHeader, ScorerDefinition
 from ._items import ErrorRecord, ItemError, ItemResult, TargetResult, run_errors
 from ._stats import CallTotals, RunSummary, ScorerSummary, format_table, mean_ci
 from ._summary import summarize
@@ -22,7 +24,9 @@ __all__ = [
     "ItemError",
     "ItemResult",
     "RunComparison",
+    "RunHeader",
     "RunSummary",
+    "ScorerDefinition",
     "ScorerDelta",
     "ScorerSummary",
     "TargetResult",

@@ -60,6 +60,8 @@ class RunComparison(BaseModel):
         only_in_candidate: Item ids the baseline lacks.
         resamples: Resamples of the randomization and bootstrap tests.
         seed: Their random seed.
+        warnings: What differs between the runs without making them incomparable (a
+            shared scorer's judge).
     """
 
     scorers: dict[str, ScorerDelta] = Field(default_factory=dict)
@@ -67,6 +69,7 @@ class RunComparison(BaseModel):
     only_in_candidate: list[str] = Field(default_factory=list)
     resamples: int = 10_000
     seed: int = 0
+    warnings: list[str] = Field(default_factory=list)
 
     def __repr__(self) -> str:
         deltas = {
@@ -83,7 +86,8 @@ class RunComparison(BaseModel):
     def table(self) -> str:
         """A table of the deltas."""
         width = max([len("scorer"), *(len(s) for s in self.scorers)])
-        lines = [
+        lines = [f"warning: the runs differ in {w}" for w in self.warnings]
+        lines += [
             f"{'scorer':<{width}}  {'baseline':>8}  {'candidate':>9}  {'delta':>7}  "
             f"{'95% CI':<19}  {'paired':>6}  {'up':>4}  {'down':>4}  {'p(t)':>6}  "
             f"{'p(perm)':>7}  {'p(boot)':>7}"

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from scorers import ConfigError
 
 from ._comparison import RunComparison, compare_items
+from ._header import RunHeader, differences
 from ._items import ErrorRecord, ItemResult, run_errors
 from ._stats import RunSummary, format_table, summary_html
 
@@ -28,6 +29,8 @@ class EvalResult(BaseModel):
         passed: Whether every threshold was met (None without thresholds).
         failed_thresholds: Scorer ids whose mean fell below their threshold.
         results_path: Where item lines were written, if anywhere.
+        header: The run's scorer definitions and thresholds (what the results file's
+            header line records).
     """
 
     scores: dict[str, float | None]
@@ -38,6 +41,7 @@ class EvalResult(BaseModel):
     passed: bool | None = None
     failed_thresholds: list[str] = Field(default_factory=list)
     results_path: str | None = None
+    header: RunHeader | None = None
 
     def __repr__(self) -> str:
         scores = {sid: None if v is None else round(v, 4) for sid, v in self.scores.items()}
@@ -120,7 +124,10 @@ def read_results(path: str | os.PathLike[str]) -> list[ItemResult]:
         raise ConfigError(f"results file {file} is a directory")
     from ._views import ResultList
 
-    return ResultList(read_file(file)[0].values())
+    found, _, header = read_file(file)
+    results = ResultList(found.values())
+    results.header = header
+    return results
 
 
 def compare_runs(
@@ -141,8 +148,13 @@ def compare_runs(
         resamples: Resamples of the randomization test and of the bootstrap.
         seed: Their random seed (the p-values are reproducible).
 
+    A shared scorer defined differently in the two runs (another scale, other options,
+    other prompt versions) makes its scores incomparable: the comparison is refused. A
+    different judge is allowed and listed in the comparison's ``warnings``.
+
     Raises:
-        ConfigError: If a path is not a results file, or the runs share no scorer.
+        ConfigError: If a path is not a results file, the runs share no scorer, or a
+            shared scorer is defined differently in the two.
     """
 
     def items(run: EvalResult | str | os.PathLike[str]) -> list[ItemResult]:
@@ -150,6 +162,14 @@ def compare_runs(
 
     base, cand = items(baseline), items(candidate)
     comparison = compare_items(base, cand, resamples=resamples, seed=seed)
+    errors, comparison.warnings = differences(
+        _header(baseline, base), _header(candidate, cand), list(comparison.scorers)
+    )
+    if errors:
+        raise ConfigError(
+            "the runs score with differently defined scorers, so their scores cannot be "
+            f"compared: {'; '.join(errors)}. Compare runs of one scorer definition"
+        )
     if not comparison.scorers:
 
         def ids(run: Sequence[ItemResult]) -> list[str]:
@@ -160,3 +180,15 @@ def compare_runs(
             f"candidate: {ids(cand) or 'none'}); compare runs of the same scorers"
         )
     return comparison
+
+
+def _header(run: EvalResult | str | os.PathLike[str], items: Sequence[ItemResult]) -> RunHeader:
+    """A run's header; for a file written before headers, the scales its items recorded."""
+    from ._header import ScorerDefinition
+    from ._summary import recorded_scales
+
+    header = run.header if isinstance(run, EvalResult) else getattr(items, "header", None)
+    if header is not None:
+        return header
+    scales = recorded_scales(items) or {}
+    return RunHeader(scorers={sid: ScorerDefinition(scale=scale) for sid, scale in scales.items()})

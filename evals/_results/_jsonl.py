@@ -21,6 +21,7 @@ from scorers import ConfigError
 from scorers._runtime import json_fallback
 
 from ._compact import compact, expand
+from ._header import HEADER_PREFIX, RunHeader, parse_header
 from ._items import ItemError, ItemResult
 
 try:  # advisory locks where the platform has them (POSIX)
@@ -63,16 +64,22 @@ def iter_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
             yield number, offset, raw
 
 
-def read_file(path: Path) -> tuple[dict[str, ItemResult], int]:
-    """The items of a results file (the last line per id wins) and the byte offset where
-    its complete lines end; a last line cut short by a crash is left out, an unreadable
-    line elsewhere is reported on stderr with its number and skipped."""
+def read_file(path: Path) -> tuple[dict[str, ItemResult], int, RunHeader | None]:
+    """The items of a results file (the last line per id wins), the byte offset where
+    its complete lines end and its last header (None in a file written before headers);
+    a last line cut short by a crash is left out, an unreadable line elsewhere is
+    reported on stderr with its number and skipped."""
     found: dict[str, ItemResult] = {}
+    header: RunHeader | None = None
     size = path.stat().st_size
     good_end = 0
     problems: list[str] = []
     for number, end, raw in iter_lines(path):
         if not raw.strip():
+            good_end = end
+            continue
+        if raw.startswith(HEADER_PREFIX) and raw.endswith(b"\n"):
+            header = parse_header(raw) or header
             good_end = end
             continue
         try:
@@ -96,13 +103,19 @@ def read_file(path: Path) -> tuple[dict[str, ItemResult], int]:
         )
     for problem in problems:
         print(f"scorekit: {path} {problem}; skipped", file=sys.stderr)
-    return found, good_end
+    return found, good_end, header
 
 
 class ResultsFile:
     """The append-only JSONL file of finished items, locked against a second writer."""
 
-    def __init__(self, path: Path, resume: bool, store_prompts: bool = True):
+    def __init__(
+        self,
+        path: Path,
+        resume: bool,
+        store_prompts: bool = True,
+        header: RunHeader | None = None,
+    ):
         self.path = path
         self.store_prompts = store_prompts
         self.previous: dict[str, ItemResult] = {}
@@ -120,9 +133,12 @@ class ResultsFile:
             raise ConfigError(f"cannot write results file {path}: {exc.strerror or exc}") from None
         self._lock()
         if resume and path.stat().st_size:
-            self.previous, good_end = read_file(path)
+            self.previous, good_end, _ = read_file(path)
             if good_end < path.stat().st_size:  # drop a line cut short by a crash
                 os.ftruncate(self.handle.fileno(), good_end)
+        if header is not None:  # this run's configuration: the last header wins
+            self.handle.write(header.line())
+            self.handle.flush()
 
     def _lock(self) -> None:
         if fcntl is None:  # pragma: no cover

@@ -10,6 +10,7 @@ from scorers import ConfigError
 if TYPE_CHECKING:
     import pandas
 
+    from ._header import RunHeader
     from ._items import ItemResult
 
 COLUMNS = (
@@ -112,7 +113,10 @@ def to_pandas(
 
 
 class ResultList(list):  # type: ignore[type-arg]
-    """The items of a results file (`read_results`): a list, plus `to_pandas`."""
+    """The items of a results file (`read_results`): a list, plus `to_pandas` and the
+    file's `header` (None for a file written before headers)."""
+
+    header: RunHeader | None = None
 
     def to_pandas(self) -> pandas.DataFrame:
         """One row per item × scorer; see `EvalResult.to_pandas`."""

@@ -9,6 +9,8 @@ import pytest
 from evals.cli import main
 from evals.testing import FakeLLMServer
 
+from ._lines import item_lines
+
 ROWS = [
     {
         "id": "a",
@@ -79,7 +81,7 @@ def test_run_json_format_and_results_file(data, tmp_path, capsys):
     )
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and report["scores"] == {"ndcg@10": 0.5}
-    assert len(out_file.read_text().splitlines()) == 2
+    assert len(item_lines(out_file)) == 2
     code = main(
         [
             "run",
@@ -228,6 +230,7 @@ def test_demo_with_a_model_adds_the_llm_scorers(capsys, monkeypatch):
 SLOW_TARGET = """
 import time
 
+
 def slow(question):
     time.sleep(0.05)
     return {"output": question, "context": [{"id": "1", "text": question}]}
@@ -266,7 +269,7 @@ def test_ctrl_c_stops_cleanly_keeping_finished_items(tmp_path):
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "interrupted; finished items are in --out" in err
-    lines = out.read_text().splitlines()
+    lines = item_lines(out)
     assert 5 <= len(lines) < 200
     assert all(json.loads(line)["error"] is None for line in lines)
     code = subprocess.run(
@@ -278,5 +281,5 @@ def test_ctrl_c_stops_cleanly_keeping_finished_items(tmp_path):
     )
     assert code.returncode == 0, code.stderr
     assert json.loads(code.stdout)["summary"]["resumed_items"] == len(lines)
-    ids = [json.loads(line)["item"]["id"] for line in out.read_text().splitlines()]
+    ids = [json.loads(line)["item"]["id"] for line in item_lines(out)]
     assert sorted(ids, key=int) == [str(i) for i in range(200)]

@@ -10,6 +10,8 @@ import pytest
 from evals.cli import main
 from evals.testing import FakeLLMServer
 
+from ._lines import item_lines
+
 ROWS = [
     {
         "id": f"q{i}",
@@ -160,7 +162,7 @@ def test_options_reach_scorers_and_judge(data, tmp_path, capsys, monkeypatch):
         assert server.requests[-1].body["temperature"] == 0.5
         assert run(*base, "--option", "judge.temprature=1") == 2
     assert "temperature" in capsys.readouterr().err  # the closest name is suggested
-    line = json.loads(out.read_text())
+    line = json.loads(item_lines(out)[0])
     result = line["scorer_results"]["context-precision"]
     assert "prompts" not in result["details"]
     assert all(not call.get("messages") for call in result["judge_calls"])

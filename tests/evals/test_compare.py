@@ -73,3 +73,63 @@ def test_compare_cli_and_max_drop(tmp_path, capsys):
     assert report["failed"] == ["id-context-recall"]
     assert report["scorers"]["id-context-recall"]["delta"] == pytest.approx(-0.2)
     assert main(["compare", good, str(tmp_path / "nope.jsonl")]) == 2
+
+
+def test_compare_refuses_runs_of_differently_scaled_scorers(tmp_path, capsys):
+    """Issue 25 item 2: a baseline at scale 1 and a candidate at 100 gave delta +75.5,
+    p = 0.0000 and a passing --max-drop (exit 0)."""
+    base, cand = tmp_path / "base.jsonl", tmp_path / "cand.jsonl"
+    run_evals(DATA, [create_id_context_recall_scorer()], retriever(BASE), results_path=base)
+    hundred = create_id_context_recall_scorer({"scale": 100})
+    run_evals(DATA, [hundred], retriever(CAND), results_path=cand)
+    with pytest.raises(ConfigError, match=r"id-context-recall: scale 1 vs 100"):
+        compare_runs(base, cand)
+    code = main(["compare", str(base), str(cand), "--max-drop", "id-context-recall=0.1"])
+    assert code == 2
+    assert "scale 1 vs 100" in capsys.readouterr().err
+
+
+def test_compare_refuses_other_options_and_names_them(tmp_path):
+    base = run_evals(DATA, [create_id_context_recall_scorer()], retriever(BASE))
+    korean = create_id_context_recall_scorer({"language": "ko"})
+    cand = run_evals(DATA, [korean], retriever(CAND))
+    with pytest.raises(ConfigError, match=r"options language='auto' vs 'ko'"):
+        compare_runs(base, cand)
+
+
+def test_compare_of_files_without_headers_still_refuses_other_scales(tmp_path):
+    """Files written before the header line record scales per item: those are checked."""
+    base, cand = tmp_path / "base.jsonl", tmp_path / "cand.jsonl"
+    run_evals(DATA, [create_id_context_recall_scorer()], retriever(BASE), results_path=base)
+    hundred = create_id_context_recall_scorer({"scale": 100})
+    run_evals(DATA, [hundred], retriever(CAND), results_path=cand)
+    for path in (base, cand):
+        lines = path.read_text().splitlines(keepends=True)
+        path.write_text("".join(line for line in lines if not line.startswith('{"run":')))
+    assert read_results(base).header is None
+    with pytest.raises(ConfigError, match=r"scale 1 vs 100"):
+        compare_runs(base, cand)
+    same = tmp_path / "same.jsonl"
+    run_evals(DATA, [create_id_context_recall_scorer()], retriever(CAND), results_path=same)
+    assert compare_runs(base, same).scorers["id-context-recall"].n_paired == 5
+
+
+def test_another_judge_is_compared_with_a_warning(tmp_path, capsys):
+    from evals.testing import FakeLLMServer
+    from scorers import create_context_recall_scorer
+
+    data = [
+        {"id": str(i), "input": "q", "ground_truth": "Paris is in France.", "context": ["Paris"]}
+        for i in range(3)
+    ]
+    base, cand = tmp_path / "base.jsonl", tmp_path / "cand.jsonl"
+    with FakeLLMServer() as server:
+        small = create_context_recall_scorer(server.judge("openai/small"))
+        large = create_context_recall_scorer(server.judge("openai/large"))
+        run_evals(data, [small], results_path=base)
+        run_evals(data, [large], results_path=cand)
+    comparison = compare_runs(base, cand)
+    assert comparison.warnings == ["context-recall: judge openai/small vs openai/large"]
+    assert main(["compare", str(base), str(cand)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("warning: the runs differ in context-recall: judge openai/small vs")

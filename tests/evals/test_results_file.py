@@ -21,6 +21,8 @@ from scorers import (
     create_scorer,
 )
 
+from ._lines import item_lines
+
 ITEMS = [
     {
         "id": str(i),
@@ -101,7 +103,7 @@ def test_results_of_an_older_file_without_fingerprints_are_rescored(tmp_path: Pa
     scorer = create_id_context_recall_scorer()
     data = [{"input": "q", "context": [{"id": "d1", "text": "t"}], "reference_context_ids": ["d1"]}]
     run_evals(data, [scorer], results_path=out)
-    line = json.loads(out.read_text())
+    line = json.loads(item_lines(out)[0])
     del line["fingerprints"]
     out.write_text(json.dumps(line) + "\n")
     result = run_evals(data, [scorer], results_path=out, resume=True)
@@ -142,10 +144,11 @@ def test_a_corrupted_line_is_reported_with_its_number(tmp_path: Path, capsys):
     data = [{"input": "a"}, {"input": "b"}, {"input": "c"}]
     run_evals(data, [scorer], results_path=out, concurrency=1)
     lines = out.read_text().splitlines(keepends=True)
-    lines[1] = '{"item": "not an item"}\n'
+    assert lines[0].startswith('{"run":')  # the header
+    lines[2] = '{"item": "not an item"}\n'
     out.write_text("".join(lines))
     assert [r.item.id for r in read_results(out)] == ["1", "3"]
-    assert f"{out} line 2 is not a result line" in capsys.readouterr().err
+    assert f"{out} line 3 is not a result line" in capsys.readouterr().err
 
 
 def test_prompts_are_stored_once_and_restored_exactly(tmp_path: Path):
@@ -189,7 +192,7 @@ def test_compact_lines_keep_what_explains_the_score_and_read_back_whole(tmp_path
         judge = server.judge(cache=False)
         scorers = [create_context_recall_scorer(judge), create_context_precision_scorer(judge)]
         live = run_evals([FIVE_CHUNKS], scorers, results_path=path, store_prompts=False)
-        line = path.read_bytes()
+        line = item_lines(path)[0].encode() + b"\n"
         assert len(line) < 2200, len(line)  # 4,833 bytes before compaction (2026-12-04)
         assert line.count(b"Paris is the capital of France.") == 1  # the item's chunks, once
         kept = read_results(path)[0]
@@ -215,6 +218,7 @@ WRITER = """
 import sys, time
 from evals import run_evals
 from scorers import create_scorer
+
 
 def slow(question):
     time.sleep(30)

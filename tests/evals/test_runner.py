@@ -32,6 +32,8 @@ from scorers import (
     create_scorer,
 )
 
+from ._lines import item_lines
+
 ITEMS = [
     {
         "id": "a",
@@ -153,7 +155,7 @@ def test_fail_fast_stops_at_the_first_failure(tmp_path):
         run_evals(
             data, [scorer], target, fail_fast=True, concurrency=1, results_path=tmp_path / "r.jsonl"
         )
-    lines = (tmp_path / "r.jsonl").read_text().splitlines()
+    lines = item_lines(tmp_path / "r.jsonl")
     assert json.loads(lines[0])["error"]["phase"] == "target"
     assert len(lines) < 21
 
@@ -230,8 +232,8 @@ def test_resume_skips_finished_items_and_tolerates_a_truncated_line(tmp_path):
         scorer = create_context_recall_scorer(server.judge())
         run_evals(data[:4], [scorer], results_path=path)
         assert server.call_count == 8
-        lines = path.read_text().splitlines(keepends=True)
-        path.write_text("".join(lines[:3]) + lines[3][: len(lines[3]) // 2])  # crash mid-line
+        lines = path.read_text().splitlines(keepends=True)  # a header, then 4 items
+        path.write_text("".join(lines[:4]) + lines[4][: len(lines[4]) // 2])  # crash mid-line
         with pytest.raises(ConfigError, match="already exists"):
             run_evals(data, [scorer], results_path=path)
         result = run_evals(data, [scorer], results_path=path, resume=True)
@@ -239,7 +241,7 @@ def test_resume_skips_finished_items_and_tolerates_a_truncated_line(tmp_path):
     assert result.summary.resumed_items == 3
     assert result.summary.model_calls == 6  # only this invocation's calls are counted
     assert result.scores == {"context-recall": 1.0}
-    ids = [json.loads(line)["item"]["id"] for line in path.read_text().splitlines()]
+    ids = [json.loads(line)["item"]["id"] for line in item_lines(path)]
     assert sorted(ids) == ["0", "1", "2", "3", "4", "5"]
 
 
@@ -330,7 +332,7 @@ def test_sigkill_mid_run_then_resume_keeps_every_item_exactly_once(tmp_path):
     written = path.read_text().count("\n")
     assert 10 <= written < 60
     subprocess.run([sys.executable, str(script), str(path)], env=env, check=True, timeout=60)
-    ids = [json.loads(line)["item"]["id"] for line in path.read_text().splitlines()]
+    ids = [json.loads(line)["item"]["id"] for line in item_lines(path)]
     assert sorted(ids, key=int) == [str(i) for i in range(60)]
 
 

@@ -81,3 +81,25 @@ def test_merge_refuses_conflicting_configurations_and_existing_outputs(tmp_path:
     assert main(["merge", str(tmp_path / "cli.jsonl"), str(a), str(same)]) == 0
     assert "merged 2 files, 8 items" in capsys.readouterr().out
     assert main(["run", str(a), "--scorer", "mrr", "--shard", "9"]) == 2
+
+
+def test_merge_refuses_shards_of_two_configurations_and_keeps_the_header(tmp_path: Path):
+    """Shards whose items never overlap but were run with another configuration of a
+    scorer are two runs, not one: their headers tell."""
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    run_evals(ITEMS[:5], [create_id_context_recall_scorer()], results_path=a)
+    run_evals(ITEMS[5:9], [create_id_context_recall_scorer({"scale": 10})], results_path=b)
+    with pytest.raises(ConfigError, match=f"{a} and {b} were written with different config"):
+        merge_results(tmp_path / "m.jsonl", a, b)
+    assert not (tmp_path / "m.jsonl").exists()
+    c = tmp_path / "c.jsonl"
+    run_evals(
+        ITEMS[5:9],
+        [create_id_context_recall_scorer()],
+        results_path=c,
+        thresholds={"id-context-recall": 0.5},
+    )
+    merged = merge_results(tmp_path / "ok.jsonl", a, c)
+    header = read_results(tmp_path / "ok.jsonl").header
+    assert header == merged.header and list(header.scorers) == ["id-context-recall"]
+    assert header.scorers["id-context-recall"].scale == 1.0

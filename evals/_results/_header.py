@@ -1,0 +1,145 @@
+"""A results file's header line: which scorers, defined how, judged by what, gated how.
+
+`run_evals` writes one ``{"run": {...}}`` line each time it opens a results file (a
+resumed run appends its own; the last one describes the file). Readers skip it when
+they want items only; `compare_runs` and `merge_results` use it to refuse runs whose
+scorers are defined differently, and the report shows the thresholds it records.
+Files written before headers existed read as before (no header).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    from scorers import Scorer
+
+HEADER_PREFIX = b'{"run":'
+
+
+class ScorerDefinition(BaseModel):
+    """How one scorer of a run was defined (see `Scorer.describe`).
+
+    Attributes:
+        scale: Its scores' upper end.
+        options: The options it was built with.
+        prompt_versions: The version of each of its prompts, by step name.
+        judge: Model, api_base and sampling parameters of its judge (None without one).
+        fingerprint: Everything that can change its scores, hashed.
+        definition: The fingerprint without the judge.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    scale: float = 1.0
+    options: Any = None
+    prompt_versions: dict[str, str] = Field(default_factory=dict)
+    judge: dict[str, Any] | None = None
+    fingerprint: str = ""
+    definition: str = ""
+
+    @property
+    def judge_model(self) -> str | None:
+        """The judge's model string, if the scorer has a judge."""
+        return None if self.judge is None else self.judge.get("model")
+
+
+class RunHeader(BaseModel):
+    """The header line of a results file.
+
+    Attributes:
+        scorers: Each scorer's definition, by id.
+        thresholds: The minimum mean per scorer id the run was gated on.
+        min_scored: The share of items each thresholded scorer had to score, if set.
+        scorekit: The version of scorekit that wrote the file.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    scorers: dict[str, ScorerDefinition] = Field(default_factory=dict)
+    thresholds: dict[str, float] = Field(default_factory=dict)
+    min_scored: float | None = None
+    scorekit: str = ""
+
+    def line(self) -> bytes:
+        """The header as a results file line."""
+        return b'{"run":' + self.model_dump_json().encode("utf-8") + b"}\n"
+
+
+def parse_header(raw: bytes) -> RunHeader | None:
+    """The header a line holds, or None when it is not a header line."""
+    if not raw.startswith(HEADER_PREFIX):
+        return None
+    try:
+        return RunHeader.model_validate(json.loads(raw)["run"])
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def header_of(
+    scorers: Mapping[str, Scorer],
+    thresholds: Mapping[str, float] | None,
+    min_scored: float | None,
+) -> RunHeader:
+    """The header of a run of ``scorers``."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        release = version("scorekit")
+    except PackageNotFoundError:  # pragma: no cover - run from a bare checkout
+        release = ""
+    return RunHeader(
+        scorers={sid: ScorerDefinition.model_validate(s.describe()) for sid, s in scorers.items()},
+        thresholds=dict(thresholds or {}),
+        min_scored=min_scored,
+        scorekit=release,
+    )
+
+
+def differences(
+    baseline: RunHeader, candidate: RunHeader, scorer_ids: list[str]
+) -> tuple[list[str], list[str]]:
+    """What differs between two runs' shared scorers: definitions (scale, options,
+    prompt versions, steps) that make their scores incomparable, and judges, which only
+    deserve a warning."""
+    errors: list[str] = []
+    warnings: list[str] = []
+    for sid in scorer_ids:
+        a, b = baseline.scorers.get(sid), candidate.scorers.get(sid)
+        if a is None or b is None:
+            continue
+        if not (a.definition and b.definition):  # a file written before headers
+            if a.scale != b.scale:
+                errors.append(f"{sid}: scale {a.scale:g} vs {b.scale:g}")
+            continue
+        if a.definition != b.definition:
+            errors.append(f"{sid}: {_what_differs(a, b)}")
+        if a.judge != b.judge:
+            what = (
+                f"judge {a.judge_model} vs {b.judge_model}"
+                if a.judge_model != b.judge_model
+                else f"judge settings {_changed(a.judge or {}, b.judge or {})}"
+            )
+            warnings.append(f"{sid}: {what}")
+    return errors, warnings
+
+
+def _what_differs(a: ScorerDefinition, b: ScorerDefinition) -> str:
+    if a.scale != b.scale:
+        return f"scale {a.scale:g} vs {b.scale:g}"
+    if a.options != b.options:
+        if isinstance(a.options, dict) and isinstance(b.options, dict):
+            return f"options {_changed(a.options, b.options)}"
+        return f"options {a.options!r} vs {b.options!r}"
+    if a.prompt_versions != b.prompt_versions:
+        return f"prompt versions {_changed(a.prompt_versions, b.prompt_versions)}"
+    return "steps or scoring functions (same options and prompt versions)"
+
+
+def _changed(a: Mapping[str, Any], b: Mapping[str, Any]) -> str:
+    keys = [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
+    return ", ".join(f"{k}={a.get(k)!r} vs {b.get(k)!r}" for k in keys)
