@@ -109,7 +109,9 @@ async def arun_evals(
         max_cost: A cap in USD on this invocation's model calls: once the finished
             calls' cost plus what calls in flight reserved (their prompt tokens and
             ``max_tokens`` — 512 when unset — at the judge's price) would pass it, no
-            new call starts and the run stops with `BudgetExceededError`; finished items
+            new call starts. A new item starts only when it and the rest of every
+            started item fit (the first runs alone to measure an item), so the run
+            stops with `BudgetExceededError` having finished what it started; finished items
             stay in ``results_path``, and ``resume=True`` with a new cap continues.
         progress: Progress bar on stderr; default: only when stderr is a terminal.
 

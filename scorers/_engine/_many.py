@@ -12,8 +12,8 @@ Every model call of the run shares one capacity limiter and one cost budget.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
+from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,7 @@ from .._model._limits import Budget, run_budget, run_cap
 from .._steps import PromptStep
 from .._tasks import map_bounded, task_group
 from .._types import JudgeCall, ScoreResult, ScorerRun
+from ._admission import Admission
 from ._execute import error_result, score_inline, score_one
 from ._fast import has_fast_path, score_block
 from ._gc import frozen_gc, paused_gc
@@ -100,7 +101,9 @@ async def score_many(
         concurrency: Jobs in flight at once.
         model_concurrency: A cap on model requests in flight across the run (None: only
             each judge's own limits).
-        max_cost: A cap in USD on the run's model calls (`BudgetExceededError` past it).
+        max_cost: A cap in USD on the run's model calls: a job starts only when the
+            started ones can still finish (see `_admission`); `BudgetExceededError` when
+            the next one cannot.
         timeout: Seconds allowed per job (``prepare`` included).
         raise_errors: Re-raise a scorer's exception instead of recording an error result.
 
@@ -116,9 +119,11 @@ async def score_many(
     # running, the long-lived inputs are only kept out of its scans
     gc_mode = paused_gc() if inline and len(fast) == len(scorers) else frozen_gc()
     limiter = None if model_concurrency is None else anyio.CapacityLimiter(model_concurrency)
+    budget = None if max_cost is None else Budget(max_cost)
+    admission = None if budget is None else Admission(budget)
     with (
         run_cap(limiter) if limiter is not None else nullcontext(),
-        run_budget(Budget(max_cost)) if max_cost is not None else nullcontext(),
+        run_budget(budget) if budget is not None else nullcontext(),
         gc_mode,
     ):
         if inline:
@@ -126,9 +131,16 @@ async def score_many(
         else:
 
             async def one(job: Job) -> None:
-                await on_scored(await _score_job(scorers, keys_free, job, timeout, raise_errors))
+                async with admission.job() if admission is not None else _no_gate():
+                    scored = await _score_job(scorers, keys_free, job, timeout, raise_errors)
+                await on_scored(scored)
 
             await map_bounded(one, jobs, concurrency)
+
+
+@asynccontextmanager
+async def _no_gate() -> AsyncIterator[None]:
+    yield
 
 
 async def _warm_up(scorers: Mapping[str, ScorerSpec]) -> None:

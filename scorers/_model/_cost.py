@@ -8,7 +8,7 @@ from typing import Any
 
 from .._errors import BudgetExceededError, JudgeSetupError
 from ._completion import ModelRequest
-from ._limits import Budget, current_budget
+from ._limits import Budget, current_budget, current_ledger
 from ._litellm import import_litellm
 from ._retry import count_prompt_tokens
 
@@ -90,4 +90,7 @@ def reserve(
             max_cost=budget.max_cost,
             model=request.model,
         )
+    ledger = current_ledger()
+    if ledger is not None:
+        ledger.reserved += estimate
     return estimate

@@ -76,6 +76,32 @@ def current_budget() -> Budget | None:
     return _budget.get()
 
 
+class JobLedger:
+    """What one job (an item's scoring) reserved of its run's budget, in USD: the
+    engine admits a new job only when the started ones can still finish."""
+
+    def __init__(self) -> None:
+        self.reserved = 0.0
+
+
+_ledger: ContextVar[JobLedger | None] = ContextVar("scorekit_job_ledger", default=None)
+
+
+@contextlib.contextmanager
+def job_ledger(ledger: JobLedger) -> Iterator[None]:
+    """Count every budget reservation made in this context in ``ledger``."""
+    token = _ledger.set(ledger)
+    try:
+        yield
+    finally:
+        _ledger.reset(token)
+
+
+def current_ledger() -> JobLedger | None:
+    """The ledger of the job this call belongs to, if any."""
+    return _ledger.get()
+
+
 class RateBucket:
     """Spaces request starts to at most ``per_minute`` per minute."""
 

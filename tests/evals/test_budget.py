@@ -57,3 +57,22 @@ def test_max_cost_needs_a_price_and_a_positive_cap():
     with pytest.raises(ConfigError, match="max_cost must be a finite number > 0"):
         run_evals(ITEMS, [recall], max_cost=0)
     assert main(["run", "x.jsonl", "--scorer", "mrr", "--max-cost", "-1"]) == 2
+
+
+@pytest.mark.parametrize("cap_in_items", [2.5, 3.5, 6.0])
+def test_a_tight_cap_at_concurrency_finishes_every_item_it_starts(tmp_path: Path, cap_in_items):
+    """Issue 25 item 6: at concurrency 4 a two-call scorer spent the cap on first calls
+    and finished nothing. Now an item starts only when the started ones can finish."""
+    out = tmp_path / "r.jsonl"
+    with FakeLLMServer() as server:
+        recall = create_context_recall_scorer(server.judge(max_tokens=100, **PRICE))
+        one = run_evals(ITEMS[:1], [recall], progress=False).summary.cost
+        before = server.call_count
+        with pytest.raises(BudgetExceededError, match="every started item finished") as info:
+            run_evals(
+                ITEMS, [recall], concurrency=4, results_path=out, max_cost=cap_in_items * one
+            )
+        kept = read_results(out)
+        assert len(kept) >= 1 and all(r.error is None for r in kept)
+        assert server.call_count - before == 2 * len(kept)  # no call of an unfinished item
+        assert info.value.spent <= cap_in_items * one
