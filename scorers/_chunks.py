@@ -77,6 +77,8 @@ def to_chunk(value: Any) -> Chunk:
         return value
     if isinstance(value, str):
         return Chunk(text=value)
+    if isinstance(value, (int, float)):  # a number is its text, as in every text field
+        return Chunk(text=_chunk_text(value))
     if isinstance(value, Mapping):
         data = dict(value)
         chunk_id = next((data.pop(k) for k in ("id", "doc_id", "chunk_id") if k in data), None)
@@ -88,19 +90,38 @@ def to_chunk(value: Any) -> Chunk:
         metadata = data.pop("metadata", {}) or {}
         return Chunk(id=chunk_id, text=_chunk_text(text), metadata={**data, **metadata})
     raise ConfigError(
-        f"a context item must be a str, a dict with 'text', or a Chunk; got {type(value).__name__}"
+        "a context item must be a str, a number, a dict with 'text', or a Chunk; got "
+        f"{type(value).__name__}"
     )
+
+
+def number_as_text(value: Any) -> Any:
+    """The one rule for numbers where a text is expected (a ground truth, a claim, a
+    chunk's text): a finite number is its decimal text (``1879`` -> ``"1879"``); a
+    boolean or NaN/infinity is refused (a mistake or a missing value, not a text); any
+    other value is left to the field's own validation."""
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is a boolean, not a text; write it as a string")
+    if isinstance(value, (int, float)):
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} is not a text (a missing value?)")
+        return str(value)
+    return value
+
+
+Text = Annotated[str, BeforeValidator(number_as_text)]
+"""A text field that also takes a number (see `number_as_text`)."""
 
 
 def _chunk_text(text: Any) -> str:
     from ._errors import ConfigError
 
+    try:
+        text = number_as_text(text)
+    except ValueError as exc:
+        raise ConfigError(f"a chunk's text: {exc}") from None
     if isinstance(text, str):
         return text
-    if isinstance(text, (int, float)) and not isinstance(text, bool):
-        if not math.isfinite(text):
-            raise ConfigError(f"a chunk's text is {text!r}, not text (a missing value?)")
-        return str(text)
     raise ConfigError(f"a chunk's text must be a string; got {type(text).__name__}")
 
 

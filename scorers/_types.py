@@ -15,7 +15,7 @@ from pydantic import (
 )
 from pydantic_core import to_jsonable_python
 
-from ._chunks import Chunk, ContextList, ReferenceIds, ReferenceTexts, to_chunks
+from ._chunks import Chunk, ContextList, ReferenceIds, ReferenceTexts, Text, to_chunks
 
 __all__ = [
     "AgentOutput",
@@ -76,11 +76,11 @@ class ScorerRun(BaseModel):
 
     input: Any = None
     output: Any = None
-    ground_truth: str | None = Field(default=None, alias="groundTruth")
+    ground_truth: Text | None = Field(default=None, alias="groundTruth")
     context: ContextList = None
     reference_contexts: ReferenceTexts = None
     reference_context_ids: ReferenceIds = None
-    claims: list[str] | None = None
+    claims: list[Text] | None = None
     request_context: dict[str, Any] = Field(default_factory=dict)
     run_id: str | None = None
 
@@ -119,12 +119,12 @@ class EvalItem(BaseModel):
 
     id: str = ""
     input: Any
-    ground_truth: str | None = Field(default=None, alias="groundTruth")
+    ground_truth: Text | None = Field(default=None, alias="groundTruth")
     reference_contexts: ReferenceTexts = None
     reference_context_ids: ReferenceIds = None
     output: Any = None
     context: ContextList = None
-    claims: list[str] | None = None
+    claims: list[Text] | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("id", mode="before")

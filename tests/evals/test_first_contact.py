@@ -344,6 +344,36 @@ def test_numbers_are_numbers_and_thresholds_lie_within_the_scale():
     assert run_evals(ITEMS, [scorer], thresholds={"id-context-recall": 7}, progress=False).passed
 
 
+def test_numbers_in_text_fields_follow_one_rule():
+    """A number where a text is expected is its text, in every text field; a boolean or
+    NaN is refused. Before: ``{"text": 12345}`` became "12345" while a numeric
+    ``ground_truth`` and a bare number in ``context`` were refused."""
+    import pytest
+
+    from evals import load_dataset
+    from scorers import DatasetError, ScorerRun
+
+    row = {
+        "input": "When was Einstein born?",
+        "ground_truth": 1879,
+        "claims": [1879, "in Ulm"],
+        "context": [1879, {"text": 12345}, 2.5],
+        "reference_contexts": [1879],
+    }
+    item = load_dataset([row])[0]
+    assert item.ground_truth == "1879" and item.claims == ["1879", "in Ulm"]
+    assert [c.text for c in item.context] == ["1879", "12345", "2.5"]
+    assert item.reference_contexts == ["1879"]
+    assert ScorerRun(ground_truth=1879).ground_truth == "1879"
+    for field, value in [("ground_truth", True), ("context", [False]), ("claims", [True])]:
+        with pytest.raises(DatasetError, match=f"field '{field}.*boolean, not a text"):
+            load_dataset([{"input": "q", field: value}])
+    from scorers import create_non_llm_context_recall_scorer
+
+    result = run_evals([row], [create_non_llm_context_recall_scorer()], progress=False)
+    assert result.scores == {"non-llm-context-recall": 1.0}  # "1879" retrieved as "1879"
+
+
 def test_a_model_string_litellm_cannot_route_stops_the_run_as_a_setup_error(tmp_path, capsys):
     data = data_file(tmp_path)
     with FakeLLMServer() as server:
