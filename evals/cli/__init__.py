@@ -23,6 +23,7 @@ from ._output import (
     EXIT_THRESHOLD,
     EXIT_USAGE,
 )
+from ._spelling import for_cli
 
 # kept for callers of earlier versions
 EXIT_FAILED = EXIT_THRESHOLD
@@ -59,10 +60,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\nscorekit: interrupted{where}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except JudgeAPIError as exc:  # a provider's message may span lines: one line here
-        print(f"scorekit: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"scorekit: error: {for_cli(' '.join(str(exc).split()))}", file=sys.stderr)
         return EXIT_USAGE
     except ScorekitError as exc:
-        print(f"scorekit: error: {exc}", file=sys.stderr)
+        print(f"scorekit: error: {for_cli(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
 
 

@@ -8,6 +8,7 @@ from collections import defaultdict
 from typing import TextIO
 
 from .._results import ErrorRecord, EvalResult
+from ._spelling import for_cli
 
 EXIT_OK = 0
 """Every threshold passed (or none was set) and no item errored."""
@@ -52,7 +53,7 @@ def format_errors(errors: list[ErrorRecord], shown: int = SHOWN_PER_KIND) -> str
             where = f"item {error.item_id!r}"
             if error.scorer_id:
                 where += f", scorer {error.scorer_id}"
-            message = " ".join(error.message.split())
+            message = for_cli(" ".join(error.message.split()))
             if len(message) > 300:
                 message = message[:299] + "…"
             lines.append(f"    {where}: {message}")

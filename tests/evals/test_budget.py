@@ -69,9 +69,7 @@ def test_a_tight_cap_at_concurrency_finishes_every_item_it_starts(tmp_path: Path
         one = run_evals(ITEMS[:1], [recall], progress=False).summary.cost
         before = server.call_count
         with pytest.raises(BudgetExceededError, match="every started item finished") as info:
-            run_evals(
-                ITEMS, [recall], concurrency=4, results_path=out, max_cost=cap_in_items * one
-            )
+            run_evals(ITEMS, [recall], concurrency=4, results_path=out, max_cost=cap_in_items * one)
         kept = read_results(out)
         assert len(kept) >= 1 and all(r.error is None for r in kept)
         assert server.call_count - before == 2 * len(kept)  # no call of an unfinished item

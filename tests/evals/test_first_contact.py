@@ -385,6 +385,41 @@ def test_a_model_string_litellm_cannot_route_stops_the_run_as_a_setup_error(tmp_
     assert "llama3.1" in err and "provider as a prefix" in err and "ollama/llama3.1" in err
 
 
+def test_cli_errors_name_the_flags_not_python_keywords(tmp_path, capsys, monkeypatch):
+    """Issue 25 item 16: the CLI said ``Judge(..., input_cost_per_token=...)`` and
+    ``Judge(api_key=...)``; it now names ``--option judge.…`` and its own flags."""
+    data = data_file(tmp_path)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with FakeLLMServer() as server:
+        base = ["run", str(data), "--scorer", "context-recall", "--api-base", server.url]
+        base += ["--no-cache", "--no-progress"]
+        code = main(
+            [
+                *base,
+                "--model",
+                "openai/unpriced-x",
+                "--max-cost",
+                "1",
+                "--option",
+                "judge.api_key=sk-fake",
+            ]
+        )
+        err = capsys.readouterr().err
+        assert code == 2
+        assert "--option judge.input_cost_per_token=1.5e-7 --option" in err
+        assert "Judge(" not in err and "--max-cost needs the price" in err
+    with FakeLLMServer(latency=0.5) as server:
+        slow = ["run", str(data), "--scorer", "context-recall", "--api-base", server.url]
+        slow += ["--model", "openai/x", "--no-cache", "--no-progress", "--option"]
+        assert main([*slow, "judge.timeout=0.05", "--option", "judge.max_retries=0"]) == 3
+        err = capsys.readouterr().err
+        assert "Raise --option judge.timeout=... or" in err and "Judge(" not in err
+    out = tmp_path / "r.jsonl"
+    out.write_text("{}\n")
+    assert main(["run", str(data), "--scorer", "mrr", "--out", str(out)]) == 2
+    assert "add --resume" in capsys.readouterr().err
+
+
 def test_pydantics_value_error_prefix_stays_out_of_messages():
     import pytest
 
