@@ -53,7 +53,7 @@ def test_jsonl_json_and_csv_load_the_same_items(tmp_path):
             '{"input": "q"}\n{"input": "q", "reference_contexts": "one"}\n',
             "d.jsonl line 2: field 'reference_contexts'",
         ),
-        ('{"input": "q", "ground_truth": 5}\n', "d.jsonl line 1: field 'ground_truth'"),
+        ('{"input": "q", "ground_truth": true}\n', "d.jsonl line 1: field 'ground_truth'"),
         ('{"input": "q"}\n{"input": \n', "d.jsonl line 2: invalid JSON"),
         ('{"input": "q", "anwser": "x"}\n', "d.jsonl line 1: unknown field 'anwser'"),
         ('{"id": 1, "input": "q"}\n{"id": "1", "input": "r"}\n', "duplicate id '1'"),
