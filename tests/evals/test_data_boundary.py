@@ -77,7 +77,7 @@ def test_nan_and_infinity_are_refused_in_any_field():
         load_dataset([{"input": "q", "reference_context_ids": {"d1": float("nan")}}])
     with pytest.raises(DatasetError, match=r"field 'metadata.score' is -inf"):
         load_dataset([{"input": "q", "metadata": {"score": float("-inf")}}])
-    with pytest.raises(ConfigError, match="a chunk's text is nan"):
+    with pytest.raises(ConfigError, match="a chunk's text: nan is not a text"):
         create_non_llm_context_recall_scorer({"context": [{"text": float("nan")}]})
 
 
