@@ -3,11 +3,14 @@ and with ``store_prompts=False`` only what explains each score."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorers import ScoreResult
 
 from ._items import ItemResult
+
+if TYPE_CHECKING:
+    from ._header import RunHeader
 
 
 def _user_content(messages: list[dict[str, Any]]) -> str | None:
@@ -130,3 +133,49 @@ def _compact_score(score: ScoreResult, chunks: dict[str, list[dict[str, Any]]]) 
     ]
     update = {"details": details, "judge_calls": calls, "reason": reason}
     return score.model_copy(update={**update, "duration_s": round(score.duration_s, 3)})
+
+
+def shrink(data: dict[str, Any], header: RunHeader | None) -> None:
+    """Leave out of a compact line's data, in place, what a reader restores from the
+    line and the file's header (see `grow`): each scorer result's id (its key), a judge
+    call's model when it is the line's first model, and fingerprints and scales equal
+    to the header's."""
+    results = data.get("scorer_results", {})
+    first_model = None
+    for sid, score in results.items():
+        if score.get("scorer_id") == sid:
+            del score["scorer_id"]
+        for call in score.get("judge_calls", ()):
+            if first_model is None:
+                first_model = call.get("model")
+            elif call.get("model") == first_model:
+                del call["model"]
+    if header is not None:
+        if data.get("fingerprints", {}) == _fingerprints(header, results):
+            data.pop("fingerprints", None)
+        if data.get("scales") == _scales(header):
+            data.pop("scales", None)
+
+
+def grow(data: dict[str, Any], header: RunHeader | None) -> None:
+    """Undo `shrink`, in place, with the header that precedes the line in its file."""
+    results = data.get("scorer_results", {})
+    first_model = None
+    for sid, score in results.items():
+        score.setdefault("scorer_id", sid)
+        for call in score.get("judge_calls", ()):
+            if "model" not in call:
+                call["model"] = first_model
+            elif first_model is None:
+                first_model = call["model"]
+    if header is not None:
+        data.setdefault("fingerprints", _fingerprints(header, results))
+        data.setdefault("scales", _scales(header))
+
+
+def _fingerprints(header: RunHeader, results: dict[str, Any]) -> dict[str, str]:
+    return {sid: header.scorers[sid].fingerprint for sid in results if sid in header.scorers}
+
+
+def _scales(header: RunHeader) -> dict[str, float]:
+    return {sid: d.scale for sid, d in header.scorers.items() if d.scale != 1.0}

@@ -9,6 +9,7 @@ the text exactly. ``store_prompts=False`` drops prompts and sent messages altoge
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from pydantic import ValidationError
 from scorers import ConfigError
 from scorers._runtime import json_fallback
 
-from ._compact import compact, expand
+from ._compact import compact, expand, grow, shrink
 from ._header import HEADER_PREFIX, RunHeader, parse_header
 from ._items import ItemError, ItemResult
 
@@ -30,19 +31,30 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 
-def encode(result: ItemResult, store_prompts: bool = True) -> tuple[bytes, ItemResult]:
+COMPACT_PREFIX = b'{"$compact":1,'
+
+
+def encode(
+    result: ItemResult, store_prompts: bool = True, header: RunHeader | None = None
+) -> tuple[bytes, ItemResult]:
     """The file line of ``result`` and the result it stands for.
 
     Values JSON cannot hold (objects a target returned) are written as their ``repr``.
     When the line still cannot be written (text that is not valid Unicode, say), the
     item becomes an error of its own (phase ``"write"``) and only it is affected.
+    A compact line (``store_prompts=False``) starts with `COMPACT_PREFIX` and leaves out
+    what a reader restores: defaults, shared chunks, and what ``header`` records.
     """
     try:
-        # compact lines leave out what a reader restores (defaults, shared chunks)
-        line = compact(result, store_prompts).model_dump_json(
-            fallback=json_fallback, exclude_defaults=not store_prompts
+        if store_prompts:
+            line = compact(result).model_dump_json(fallback=json_fallback)
+            return line.encode("utf-8") + b"\n", result
+        data = compact(result, False).model_dump(
+            mode="json", fallback=json_fallback, exclude_defaults=True
         )
-        return line.encode("utf-8") + b"\n", result
+        shrink(data, header)
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return COMPACT_PREFIX + text[1:].encode("utf-8") + b"\n", result
     except (ValueError, TypeError) as exc:  # PydanticSerializationError is a ValueError
         failed = ItemResult(
             item=result.item,
@@ -83,7 +95,7 @@ def read_file(path: Path) -> tuple[dict[str, ItemResult], int, RunHeader | None]
             good_end = end
             continue
         try:
-            result = ItemResult.model_validate_json(raw)
+            result = _item(raw, header)
         except ValidationError as exc:
             if end == size and not raw.endswith(b"\n"):
                 break  # cut short by a crash: dropped, and rewritten on resume
@@ -106,6 +118,18 @@ def read_file(path: Path) -> tuple[dict[str, ItemResult], int, RunHeader | None]
     return found, good_end, header
 
 
+def _item(raw: bytes, header: RunHeader | None) -> ItemResult:
+    if not raw.startswith(COMPACT_PREFIX):
+        return ItemResult.model_validate_json(raw)
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return ItemResult.model_validate_json(raw)  # raises the ValidationError
+    del data["$compact"]
+    grow(data, header)
+    return ItemResult.model_validate(data)
+
+
 class ResultsFile:
     """The append-only JSONL file of finished items, locked against a second writer."""
 
@@ -118,6 +142,7 @@ class ResultsFile:
     ):
         self.path = path
         self.store_prompts = store_prompts
+        self.header = header
         self.previous: dict[str, ItemResult] = {}
         if path.is_dir():
             raise ConfigError(f"results file {path} is a directory; give a file path")
@@ -155,7 +180,7 @@ class ResultsFile:
     def write(self, result: ItemResult) -> ItemResult:
         """Append ``result``; returns what was written (an error result if it could not
         be stored as it was)."""
-        line, written = encode(result, self.store_prompts)
+        line, written = encode(result, self.store_prompts, self.header)
         self.handle.write(line)
         self.handle.flush()
         return written

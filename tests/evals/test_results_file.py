@@ -21,7 +21,7 @@ from scorers import (
     create_scorer,
 )
 
-from ._lines import item_lines
+from ._lines import header_lines, item_lines
 
 ITEMS = [
     {
@@ -193,7 +193,7 @@ def test_compact_lines_keep_what_explains_the_score_and_read_back_whole(tmp_path
         scorers = [create_context_recall_scorer(judge), create_context_precision_scorer(judge)]
         live = run_evals([FIVE_CHUNKS], scorers, results_path=path, store_prompts=False)
         line = item_lines(path)[0].encode() + b"\n"
-        assert len(line) < 2200, len(line)  # 4,833 bytes before compaction (2026-12-04)
+        assert len(line) < 2000, len(line)  # 4,833 bytes before compaction (2026-12-04)
         assert line.count(b"Paris is the capital of France.") == 1  # the item's chunks, once
         kept = read_results(path)[0]
         for sid, fresh in live.items[0].scorer_results.items():
@@ -202,6 +202,8 @@ def test_compact_lines_keep_what_explains_the_score_and_read_back_whole(tmp_path
             assert back.details["context"] == fresh.details["context"]  # restored from the item
             assert back.details["verdicts"] == fresh.details["verdicts"]
             assert back.reason == fresh.reason.splitlines()[0] and "\n" in fresh.reason
+            assert back.scorer_id == sid  # restored from the key
+            assert [c.model for c in back.judge_calls] == [c.model for c in fresh.judge_calls]
             tokens = [(c.step, c.prompt_tokens, c.completion_tokens) for c in back.judge_calls]
             assert tokens == [
                 (c.step, c.prompt_tokens, c.completion_tokens) for c in fresh.judge_calls
@@ -212,6 +214,34 @@ def test_compact_lines_keep_what_explains_the_score_and_read_back_whole(tmp_path
         calls = server.call_count
         again = run_evals([FIVE_CHUNKS], scorers, results_path=path, resume=True)
         assert again.summary.resumed_items == 1 and server.call_count == calls
+        assert kept.fingerprints == live.items[0].fingerprints  # restored from the header
+
+
+def test_compact_lines_take_fingerprints_from_the_header_before_them(tmp_path: Path):
+    """A resumed run with another configuration appends its header; lines written before
+    it keep the fingerprints of theirs, so resume re-scores exactly what changed."""
+    path = tmp_path / "r.jsonl"
+    data = [
+        {
+            "id": str(i),
+            "input": "q",
+            "reference_context_ids": ["a"],
+            "context": [{"id": "a", "text": "x"}],
+        }
+        for i in range(5)
+    ]
+    one, ten = create_id_context_recall_scorer(), create_id_context_recall_scorer({"scale": 10})
+    run_evals(data[:3], [one], results_path=path, store_prompts=False)
+    run_evals(data[3:], [ten], results_path=path, resume=True, store_prompts=False)
+    assert len(header_lines(path)) == 2
+    by_id = {r.item.id: r for r in read_results(path)}
+    assert {i: r.fingerprints["id-context-recall"] for i, r in by_id.items()} == {
+        **{str(i): one.fingerprint for i in range(3)},
+        **{str(i): ten.fingerprint for i in range(3, 5)},
+    }
+    assert by_id["0"].scales == {} and by_id["4"].scales == {"id-context-recall": 10.0}
+    again = run_evals(data, [one], results_path=path, resume=True, store_prompts=False)
+    assert again.summary.resumed_items == 3 and again.summary.rescored_for_config == 2
 
 
 WRITER = """
