@@ -148,8 +148,9 @@ async def resolve_context(run: ScorerRun, options: ContextOptions | None) -> lis
     """The chunks a run is scored on, following Mastra's precedence.
 
     1. Context supplied with the run wins.
-    2. With both options, agent-shaped runs (a message history or `AgentOutput` as input
-       or output) use the extractor and other runs the static list.
+    2. With both options, agent-shaped runs (a message history, Mastra's agent-run input
+       or an `AgentOutput` as input **and** output) use the extractor and other runs the
+       static list.
     3. With one option, that one.
 
     Raises:
@@ -160,7 +161,7 @@ async def resolve_context(run: ScorerRun, options: ContextOptions | None) -> lis
     static = options.context if options else None
     extractor = options.context_extractor if options else None
     if extractor is not None and (
-        static is None or is_agent_shaped(run.output) or is_agent_shaped(run.input)
+        static is None or (is_agent_shaped(run.output) and is_agent_shaped(run.input))
     ):
         fn = get_context_extractor(extractor) if isinstance(extractor, str) else extractor
         value = fn(run.input, run.output)

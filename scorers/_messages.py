@@ -23,13 +23,18 @@ class ToolResult:
 def as_history(value: Any) -> list[dict[str, Any]] | None:
     """The message list inside ``value``, or None when it is not a message history.
 
-    Accepts an `AgentOutput`, a list of message dicts (each with a ``role``), or a dict
-    with a ``messages`` list.
+    Accepts an `AgentOutput`, a list of message dicts (each with a ``role``), a dict
+    with a ``messages`` list, or Mastra's agent-run input (``inputMessages`` after the
+    ``rememberedMessages``; system messages left out).
     """
     if isinstance(value, AgentOutput):
         return value.messages
-    if isinstance(value, Mapping) and isinstance(value.get("messages"), list):
-        value = value["messages"]
+    if isinstance(value, Mapping):
+        if isinstance(value.get("messages"), list):
+            value = value["messages"]
+        elif isinstance(value.get("inputMessages"), list):
+            remembered = value.get("rememberedMessages")
+            value = [*(remembered if isinstance(remembered, list) else []), *value["inputMessages"]]
     if (
         isinstance(value, list)
         and value
@@ -137,8 +142,8 @@ def tool_results(value: Any) -> list[ToolResult]:
                 elif isinstance(part, Mapping) and part.get("type") == "tool-result":
                     invocations.append({**part, "state": "result"})
         invocations.extend(message.get("toolInvocations") or [])
-        for inv in invocations:
-            if isinstance(inv, Mapping) and inv.get("state") == "result":
+        for inv in invocations:  # a call still running (no result yet) is not a result
+            if isinstance(inv, Mapping) and inv.get("state") == "result" and "result" in inv:
                 call_id = inv.get("toolCallId")
                 add(
                     ToolResult(

@@ -26,6 +26,7 @@ from scorers import (
 )
 from scorers._runtime import run_sync, score_detached
 
+from .._options import scorer_map
 from ._live import LiveScoring
 from ._store import InMemoryScoreStore, ScoreRecord, ScoreStore
 from ._tools import Tool
@@ -74,7 +75,8 @@ class Agent:
         instructions: The system prompt.
         tools: Python functions the model may call.
         scorers: ``{key: {"scorer": s, "sampling": {"type": "ratio", "rate": r}}}`` (or
-            ``{key: s}`` for every response); they run in the background after a response.
+            ``{key: s}``, or a list of scorers keyed by their ids, for every response);
+            they run in the background after a response.
         on_score: Called with each `ScoreRecord` (sync or async).
         score_store: Where scores are kept; in memory by default, or a `SqliteScoreStore`.
         max_steps: Model calls allowed per generation before the loop is cut off.
@@ -88,7 +90,7 @@ class Agent:
         model: str | Judge,
         instructions: str = "",
         tools: Sequence[Callable[..., Any]] = (),
-        scorers: Mapping[str, Any] | None = None,
+        scorers: Mapping[str, Any] | Sequence[Scorer] | None = None,
         on_score: OnScore | None = None,
         score_store: ScoreStore | None = None,
         max_steps: int = 8,
@@ -106,7 +108,12 @@ class Agent:
         self.instructions = instructions
         self.tools = {tool.name: tool for tool in (Tool(fn) for fn in tools)}
         self.scorers: dict[str, _Attachment] = {}
-        for key, value in (scorers or {}).items():
+        keyed: Mapping[str, Any] = {}
+        if isinstance(scorers, Mapping):
+            keyed = scorers
+        elif scorers:  # a list: keyed by each scorer's id
+            keyed = scorer_map(scorers)
+        for key, value in keyed.items():
             try:
                 attachment = (
                     _Attachment(scorer=value)

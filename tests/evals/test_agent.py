@@ -122,6 +122,20 @@ async def test_async_generation_and_async_on_score(server):
     await stop_litellm_logging()  # this test's own loop is about to close
 
 
+def test_scorers_attach_as_a_list_keyed_by_their_ids(server):
+    """Mastra users write ``scorers=[...]``; before: AttributeError on list.items."""
+    recall = create_id_context_recall_scorer({"context_extractor": "tool_results"})
+    agent = Agent("a", server.judge(), tools=[search], scorers=[recall])
+    assert list(agent.scorers) == ["id-context-recall"]
+    agent.generate("search Mozart")
+    agent.flush_scores()
+    assert [r.scorer_id for r in agent.score_store.list()] == ["id-context-recall"]
+    agent.close()
+    with pytest.raises(ConfigError, match="share the id"):
+        Agent("a", server.judge(), scorers=[recall, recall])
+    assert Agent("a", server.judge(), scorers=[]).scorers == {}
+
+
 def test_run_evals_with_an_agent_turns_live_scorers_off(server):
     recall = create_id_context_recall_scorer({"context_extractor": "tool_results"})
     agent = Agent("helper", server.judge(), tools=[search], scorers={"live": recall})

@@ -184,12 +184,17 @@ def test_registered_extractor_by_name_and_decorator(fake_llm_server: FakeLLMServ
 async def test_mastra_rule_when_both_options_are_given():
     options = ContextOptions(context=["static"], context_extractor=lambda i, o: ["extracted"])
     plain = ScorerRun(input="q", output="a plain answer")
-    agent = ScorerRun(input="q", output=AgentOutput(text="a", messages=OPENAI_HISTORY))
-    agent_input = ScorerRun(input=OPENAI_HISTORY[:1], output="a")
+    output = AgentOutput(text="a", messages=OPENAI_HISTORY)
+    agent = ScorerRun(input=OPENAI_HISTORY[:1], output=output)
+    mastra_run = ScorerRun(input={"inputMessages": OPENAI_HISTORY[:1]}, output=OPENAI_HISTORY)
+    only_output = ScorerRun(input="q", output=output)  # Mastra: input AND output agent-shaped
+    only_input = ScorerRun(input=OPENAI_HISTORY[:1], output="a")
     supplied = ScorerRun(input="q", output=OPENAI_HISTORY, context=[{"id": 3, "text": "given"}])
     assert [c.text for c in await resolve_context(plain, options)] == ["static"]
     assert [c.text for c in await resolve_context(agent, options)] == ["extracted"]
-    assert [c.text for c in await resolve_context(agent_input, options)] == ["extracted"]
+    assert [c.text for c in await resolve_context(mastra_run, options)] == ["extracted"]
+    assert [c.text for c in await resolve_context(only_output, options)] == ["static"]
+    assert [c.text for c in await resolve_context(only_input, options)] == ["static"]
     assert await resolve_context(supplied, options) == [Chunk(id="3", text="given")]
     only_extractor = ContextOptions(context_extractor=lambda i, o: ["extracted"])
     assert [c.text for c in await resolve_context(plain, only_extractor)] == ["extracted"]
@@ -202,3 +207,19 @@ async def test_extractor_returning_a_bad_shape_is_a_clear_error():
         await resolve_context(ScorerRun(), options)
     with pytest.raises(ValueError, match="'text'"):
         ContextOptions(context=[{"id": 1}])
+
+
+def test_mastras_agent_run_input_reaches_the_judge_as_its_question(fake_llm_server):
+    run_input = {
+        "inputMessages": [{"role": "user", "content": "When was Einstein born?"}],
+        "rememberedMessages": [],
+        "systemMessages": [],
+    }
+    recall = create_context_recall_scorer(
+        fake_llm_server.judge(), {"context_extractor": "tool_results", "context": ["static"]}
+    )
+    result = recall.run(input=run_input, output=OPENAI_HISTORY, ground_truth="Born in 1879.")
+    assert result.status == "scored"
+    sent = json.dumps([r.body for r in fake_llm_server.requests])
+    assert "When was Einstein born?" in sent and "inputMessages" not in sent
+    assert "static" not in sent  # input and output agent-shaped: the extractor's chunks

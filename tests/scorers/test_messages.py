@@ -1,5 +1,5 @@
-from scorers import AgentOutput, Chunk, final_text, is_agent_shaped
-from scorers._messages import result_chunks
+from scorers import AgentOutput, Chunk, final_text, is_agent_shaped, tool_results
+from scorers._messages import question_text, result_chunks
 
 
 def test_result_chunks_parses_json_shapes():
@@ -23,3 +23,60 @@ def test_final_text_and_agent_shape():
     mastra = [{"role": "assistant", "content": {"parts": [{"type": "text", "text": "hi"}]}}]
     assert final_text(mastra) == "hi"
     assert is_agent_shaped(history) and not is_agent_shaped("x") and not is_agent_shaped([])
+
+
+def test_mastras_agent_run_input_is_agent_shaped_and_asks_its_last_user_message():
+    run_input = {
+        "inputMessages": [{"role": "user", "content": "Where was Einstein born?"}],
+        "rememberedMessages": [
+            {"role": "user", "content": "Hi"},
+            {"role": "assistant", "content": "Hello!"},
+        ],
+        "systemMessages": [{"role": "system", "content": "Be brief."}],
+        "taggedSystemMessages": {},
+    }
+    assert is_agent_shaped(run_input)
+    assert question_text(run_input) == "Where was Einstein born?"  # before: a dict repr
+    assert not is_agent_shaped({"inputMessages": []})
+
+
+def test_tool_results_skip_invocations_without_a_result():
+    history = [
+        {
+            "role": "assistant",
+            "content": {
+                "format": 2,
+                "parts": [
+                    {
+                        "type": "tool-invocation",
+                        "toolInvocation": {
+                            "state": "result",
+                            "toolCallId": "a",
+                            "toolName": "search",
+                            "args": {},
+                            "result": ["found"],
+                        },
+                    },
+                    {
+                        "type": "tool-invocation",
+                        "toolInvocation": {
+                            "state": "result",
+                            "toolCallId": "b",
+                            "toolName": "search",
+                            "args": {},
+                        },
+                    },
+                    {
+                        "type": "tool-invocation",
+                        "toolInvocation": {
+                            "state": "call",
+                            "toolCallId": "c",
+                            "toolName": "search",
+                            "args": {},
+                        },
+                    },
+                ],
+            },
+        }
+    ]
+    assert [(r.call_id, r.result) for r in tool_results(history)] == [("a", ["found"])]
