@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from scorers import DatasetError
 from scorers._runtime import EvalItem, paused_gc
 
-from ._files import MAX_DEPTH, csv_rows, json_rows, jsonl_rows, too_deep
+from ._files import MAX_DEPTH, csv_rows, json_rows, jsonl_rows, parquet_rows, too_deep
 
 __all__ = ["EvalItem", "load_dataset"]
 
@@ -67,6 +67,7 @@ _LIST_COLUMNS = frozenset(
         "retrieved_contexts",
         "contexts",
         "claims",
+        "ground_truths",
     }
 )
 
@@ -75,8 +76,19 @@ _FIELDS = frozenset(EvalItem.model_fields)
 
 
 def _known_columns() -> frozenset[str]:
-    names = set(EvalItem.model_fields) | {"groundTruth"} | set(_ALIASES) | set(_RAGAS_EXTRAS)
-    return frozenset(names)
+    names = set(EvalItem.model_fields) | {"groundTruth", "ground_truths"}
+    return frozenset(names | set(_ALIASES) | set(_RAGAS_EXTRAS))
+
+
+def _joined_ground_truths(where: str, value: Any) -> tuple[str, str | None]:
+    """Ragas 0.1's ``ground_truths`` list as one ground truth, and the note saying so."""
+    if isinstance(value, str):
+        return value, None
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise DatasetError(f"{where}: field 'ground_truths' must be a non-empty list of strings")
+    if len(value) == 1:
+        return value[0], None
+    return "\n".join(value), f"ground_truths: {len(value)} answers joined, one per line"
 
 
 def _normalised(where: str, row: Mapping[str, Any]) -> dict[str, Any]:
@@ -88,7 +100,12 @@ def _normalised(where: str, row: Mapping[str, Any]) -> dict[str, Any]:
     extras: dict[str, Any] = {}
     for key, value in row.items():
         name = _ALIASES.get(key, key)
-        if key in _RAGAS_EXTRAS:
+        if key == "ground_truths":  # Ragas 0.1: a list of reference answers
+            name = "ground_truth"
+            value, note = _joined_ground_truths(where, value)
+            if note is not None:
+                extras["ground_truths_note"] = note
+        elif key in _RAGAS_EXTRAS:
             extras[key] = value
             continue
         if name in found:
@@ -244,14 +261,20 @@ def _rows_from_path(path: Path) -> Iterable[tuple[str, Any]]:
     if not path.exists():
         raise DatasetError(f"data file {path} does not exist")
     if path.is_dir():
-        raise DatasetError(f"data file {path} is a directory; give a .jsonl, .json or .csv file")
+        raise DatasetError(
+            f"data file {path} is a directory; give a .jsonl, .json, .csv or .parquet file"
+        )
     if suffix == ".jsonl":
         return jsonl_rows(path)
     if suffix == ".json":
         return json_rows(path)
     if suffix == ".csv":
         return csv_rows(path, _LIST_COLUMNS, _known_columns())
-    raise DatasetError(f"{path}: unsupported data file type {suffix!r}; use .jsonl, .json or .csv")
+    if suffix == ".parquet":
+        return parquet_rows(path)
+    raise DatasetError(
+        f"{path}: unsupported data file type {suffix!r}; use .jsonl, .json, .csv or .parquet"
+    )
 
 
 def load_dataset(data: str | os.PathLike[str] | Iterable[Any]) -> list[EvalItem]:
@@ -302,6 +325,15 @@ def _items(data: str | os.PathLike[str] | Iterable[Any]) -> Iterator[EvalItem | 
     """Each row's `EvalItem`, or the `DatasetError` that names what is wrong with it."""
     if isinstance(data, (str, os.PathLike)):
         rows: Iterable[tuple[str, Any]] = _rows_from_path(Path(data))
+    elif (
+        isinstance(data, Mapping)
+        and data
+        and all(hasattr(split, "column_names") for split in data.values())
+    ):  # a Hugging Face DatasetDict
+        splits = list(data)
+        raise DatasetError(
+            f"data is a DatasetDict with splits {splits}; pass one split, e.g. data[{splits[0]!r}]"
+        )
     elif isinstance(data, Mapping):
         raise DatasetError("data must be a path or a list of items, not a single dict")
     elif hasattr(data, "to_dict") and hasattr(data, "columns"):  # a pandas DataFrame

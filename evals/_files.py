@@ -7,6 +7,7 @@ which CSV columns hold lists.
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 import json
@@ -143,18 +144,47 @@ def csv_rows(
         yield f"{path.name} line {number}", parsed
 
 
+def _python_literal(value: str) -> Any:
+    """A cell ``DataFrame.to_csv()`` wrote from a Python value (``['a', 'b']``), read
+    safely (`ast.literal_eval`: literals only, nothing is run); None when it is not one."""
+    try:
+        return ast.literal_eval(value)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+
 def _cell(where: str, column: str, value: str, is_list: bool) -> Any:
     if is_list or value[:1] in "[{":
         try:
             parsed = json.loads(value)
         except ValueError as exc:
+            literal = _python_literal(value) if value.lstrip()[:1] in "[{" else None
+            if isinstance(literal, (list, dict)):
+                return literal
             if is_list and value.lstrip()[:1] == "[":
                 raise DatasetError(
-                    f"{where}: field '{column}' starts like a JSON list but is not valid JSON: "
-                    f"{exc}"
+                    f"{where}: field '{column}' starts like a list but is neither JSON nor a "
+                    f"Python list literal: {exc}"
                 ) from None
             return [value] if is_list else value
         if is_list and not isinstance(parsed, (list, dict)):
             return [value]
         return parsed
     return value
+
+
+def parquet_rows(path: Path) -> Iterator[tuple[str, Any]]:
+    """The rows of a Parquet file (pyarrow, an optional extra: ``scorekit[parquet]``);
+    nulls are missing fields."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise DatasetError(
+            f"{path.name}: reading Parquet needs pyarrow: pip install 'scorekit[parquet]'"
+        ) from None
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:  # pyarrow's errors have no common base worth naming
+        raise DatasetError(f"{path.name}: not a readable Parquet file: {exc}") from None
+    for number, row in enumerate(table.to_pylist(), start=1):
+        yield f"{path.name} row {number}", {k: v for k, v in row.items() if v is not None}

@@ -54,20 +54,22 @@ class EvalResult(BaseModel):
     def _repr_html_(self) -> str:
         return summary_html(self.summary)
 
-    def to_pandas(self) -> Any:
+    def to_pandas(self, wide: bool = False) -> Any:
         """A pandas DataFrame, one row per item × scorer: ``id``, ``scorer``, ``score``
         (None unless scored), ``status``, ``reason``, ``error`` and the item's fields
         (``input``, ``ground_truth``, ``output``, ``context`` as texts,
         ``reference_contexts``, ``reference_context_ids``, ``metadata``). A scorer that
         could not run because its item failed first has status ``"error"`` and the
-        item's error. pandas is an optional extra: ``pip install 'scorekit[pandas]'``.
+        item's error. With ``wide=True``: one row per item, its fields and a column per
+        scorer holding its score (None unless scored) — Ragas' ``to_pandas()`` shape.
+        pandas is an optional extra: ``pip install 'scorekit[pandas]'``.
 
         Raises:
             ConfigError: When pandas is not installed.
         """
         from ._views import to_pandas
 
-        return to_pandas(self.items, list(self.summary.scorers))
+        return to_pandas(self.items, list(self.summary.scorers), wide=wide)
 
     def to_html(
         self,

@@ -104,11 +104,33 @@ def rows(
     return out
 
 
-def to_pandas(
+WIDE_FIELDS = tuple(c for c in COLUMNS if c not in ("scorer", "score", "status", "reason", "error"))
+
+
+def wide_rows(
     items: Iterable[ItemResult], scorer_ids: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """One row per item: its fields (`WIDE_FIELDS`), then one column per scorer holding
+    the score (None unless scored)."""
+    long = rows(items, scorer_ids)
+    out: dict[str, dict[str, Any]] = {}
+    for row in long:
+        wide = out.setdefault(row["id"], {field: row[field] for field in WIDE_FIELDS})
+        wide[row["scorer"]] = row["score"]
+    return list(out.values())
+
+
+def to_pandas(
+    items: Iterable[ItemResult], scorer_ids: Sequence[str] | None = None, wide: bool = False
 ) -> pandas.DataFrame:
-    """A DataFrame of `rows` (pandas is an optional extra: ``scorekit[pandas]``)."""
+    """A DataFrame of `rows`, or of `wide_rows` (pandas is an optional extra:
+    ``scorekit[pandas]``)."""
     pandas = _pandas()
+    if wide:
+        items = list(items)
+        if scorer_ids is None:
+            scorer_ids = list(dict.fromkeys(s for item in items for s in item.scorer_results))
+        return pandas.DataFrame(wide_rows(items, scorer_ids), columns=[*WIDE_FIELDS, *scorer_ids])
     return pandas.DataFrame(rows(items, scorer_ids), columns=list(COLUMNS))
 
 
@@ -118,6 +140,7 @@ class ResultList(list):  # type: ignore[type-arg]
 
     header: RunHeader | None = None
 
-    def to_pandas(self) -> pandas.DataFrame:
-        """One row per item × scorer; see `EvalResult.to_pandas`."""
-        return to_pandas(self)
+    def to_pandas(self, wide: bool = False) -> pandas.DataFrame:
+        """One row per item × scorer, or per item with ``wide=True``; see
+        `EvalResult.to_pandas`."""
+        return to_pandas(self, wide=wide)

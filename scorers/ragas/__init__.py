@@ -21,6 +21,7 @@ an obscure error (an empty list reaching ``max()``, a ``None`` list) the facade 
 from __future__ import annotations
 
 import math
+from enum import Enum
 from typing import Any
 
 from .._errors import ConfigError
@@ -48,6 +49,7 @@ from ._base import (
     strings_field,
     text_field,
 )
+from ._evaluate import EvaluationResult, aevaluate, evaluate
 
 _AP_NOTE = "Ragas value: average precision divided by (relevant + 1e-10)."
 
@@ -65,6 +67,36 @@ def _ragas_similarity_precision(run: Any, results: StepResults) -> float:
     """Ragas' average precision of the chunks matched by string similarity."""
     sims = results["similarities"]
     return 0.0 if sims is None else ragas_average_precision(sims.matched)
+
+
+def _ragas_step(run: Any, results: StepResults) -> float:
+    """The Ragas value the facade's own ``ragas`` step computed."""
+    return float(results["ragas"])
+
+
+def _ragas_share(run: Any, results: StepResults) -> float:
+    """The share of references the ``ragas`` step counted as recalled."""
+    recalled = results["ragas"]
+    return sum(recalled) / len(recalled) if recalled else 0.0
+
+
+class DistanceMeasure(str, Enum):
+    """Ragas' ``DistanceMeasure``: the string similarities of the non-LLM metrics."""
+
+    LEVENSHTEIN = "levenshtein"
+    HAMMING = "hamming"
+    JARO = "jaro"
+    JARO_WINKLER = "jaro_winkler"
+
+
+def _measure(distance_measure: Any) -> str:
+    name = str(getattr(distance_measure, "value", distance_measure)).lower()
+    if name not in {m.value for m in DistanceMeasure}:
+        raise ConfigError(
+            f"distance_measure must be one of {[m.value for m in DistanceMeasure]}; "
+            f"got {distance_measure!r}"
+        )
+    return name
 
 
 class ContextRecall(RagasMetric):
@@ -91,6 +123,7 @@ class ContextRecall(RagasMetric):
 class _LLMPrecision(RagasMetric):
     against = "reference"
     needs_llm = True
+    ragas_score = _ragas_step
 
     def _build(self) -> Scorer:
         assert self.llm is not None
@@ -145,10 +178,16 @@ class ContextUtilization(ContextPrecisionWithoutReference):
 class _NonLLM(RagasMetric):
     fields = ("retrieved_contexts", "reference_contexts")
 
-    def __init__(self, name: str | None = None, threshold: float = 0.5):
+    def __init__(
+        self,
+        name: str | None = None,
+        threshold: float = 0.5,
+        distance_measure: DistanceMeasure | str = DistanceMeasure.LEVENSHTEIN,
+    ):
         if not 0.0 <= threshold <= 1.0:
             raise ConfigError(f"threshold must be within [0, 1], got {threshold}")
         self.threshold = threshold
+        self.measure = _measure(distance_measure)
         super().__init__(None, name)
 
     async def _native(self, **f: Any) -> ScoreResult:
@@ -163,6 +202,7 @@ class NonLLMContextRecall(_NonLLM):
     similarity is strictly above ``threshold``."""
 
     name = "non_llm_context_recall"
+    ragas_score = _ragas_share
 
     def _build(self) -> Scorer:
         threshold = self.threshold
@@ -173,7 +213,8 @@ class NonLLMContextRecall(_NonLLM):
             best = [] if sims is None else sims.best_per_reference
             return [float(s) > threshold for s in best]
 
-        scorer = create_non_llm_context_recall_scorer({"threshold": threshold})
+        options = {"threshold": threshold, "measure": self.measure}
+        scorer = create_non_llm_context_recall_scorer(options)
         return scorer.analyze(ragas_recalled, name="ragas")
 
     async def _value(self, **f: Any) -> MetricResult:
@@ -191,9 +232,11 @@ class NonLLMContextPrecisionWithReference(_NonLLM):
     similarity is ``>= threshold``; average precision with ``+ 1e-10``."""
 
     name = "non_llm_context_precision_with_reference"
+    ragas_score = _ragas_step
 
     def _build(self) -> Scorer:
-        scorer = create_non_llm_context_precision_scorer({"threshold": self.threshold})
+        options = {"threshold": self.threshold, "measure": self.measure}
+        scorer = create_non_llm_context_precision_scorer(options)
         return scorer.analyze(_ragas_similarity_precision, name="ragas")
 
     async def _value(self, **f: Any) -> MetricResult:
@@ -234,6 +277,27 @@ class IDBasedContextPrecision(_IDBased):
         return create_id_context_precision_scorer()
 
 
+class LLMContextRecall(ContextRecall):
+    """Ragas' legacy ``LLMContextRecall`` (= `ContextRecall`); its llm may also come from
+    ``evaluate(llm=...)``."""
+
+    llm_later = True
+
+
+class LLMContextPrecisionWithReference(ContextPrecisionWithReference):
+    """Ragas' legacy ``LLMContextPrecisionWithReference``."""
+
+    name = "llm_context_precision_with_reference"
+    llm_later = True
+
+
+class LLMContextPrecisionWithoutReference(ContextPrecisionWithoutReference):
+    """Ragas' legacy ``LLMContextPrecisionWithoutReference``."""
+
+    name = "llm_context_precision_without_reference"
+    llm_later = True
+
+
 __all__ = [
     "QUIRKS",
     "ContextPrecision",
@@ -241,12 +305,19 @@ __all__ = [
     "ContextPrecisionWithoutReference",
     "ContextRecall",
     "ContextUtilization",
+    "DistanceMeasure",
+    "EvaluationResult",
     "IDBasedContextPrecision",
     "IDBasedContextRecall",
+    "LLMContextPrecisionWithReference",
+    "LLMContextPrecisionWithoutReference",
+    "LLMContextRecall",
     "MetricResult",
     "NonLLMContextPrecisionWithReference",
     "NonLLMContextRecall",
     "SingleTurnSample",
+    "aevaluate",
+    "evaluate",
     "llm_factory",
     "ragas_average_precision",
 ]

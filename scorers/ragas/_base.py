@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
@@ -156,14 +157,17 @@ def text_field(field: str, value: Any) -> str:
 
 
 class RagasMetric:
-    """Shared machinery: ``ascore`` / ``score`` / ``batch_score`` / ``single_turn_ascore``."""
+    """Shared machinery: ``ascore`` / ``score`` / ``batch_score`` / ``single_turn_ascore``,
+    and `as_scorer` for `run_evals` and `evaluate`."""
 
     name: str = ""
     fields: ClassVar[tuple[str, ...]] = ()
     needs_llm: ClassVar[bool] = False
+    llm_later: ClassVar[bool] = False
+    """Ragas' legacy classes take their llm from ``evaluate(llm=...)`` as well."""
 
     def __init__(self, llm: Judge | str | None = None, name: str | None = None):
-        if self.needs_llm and llm is None:
+        if self.needs_llm and llm is None and not self.llm_later:
             raise ConfigError(
                 f"{type(self).__name__} needs llm= (a Judge, a litellm model "
                 "string, or llm_factory(...))"
@@ -171,7 +175,34 @@ class RagasMetric:
         self.llm = as_judge(llm)
         if name is not None:
             self.name = name
-        self._scorer = self._build()
+        self._built: Scorer | None = None
+
+    @property
+    def _scorer(self) -> Scorer:
+        if self._built is None:
+            if self.needs_llm and self.llm is None:
+                raise ConfigError(
+                    f"{type(self).__name__} has no llm: pass llm= to it or to evaluate()"
+                )
+            self._built = self._build()
+        return self._built
+
+    def with_llm(self, llm: Judge | str) -> RagasMetric:
+        """A copy of this metric judged by ``llm``."""
+        other = copy.copy(self)
+        other.llm, other._built = as_judge(llm), None
+        return other
+
+    def as_scorer(self) -> Scorer:
+        """The native scorer whose score is this metric's Ragas value: what `run_evals`
+        runs for a facade metric (its results go under the metric's ``name``)."""
+        scorer = self._scorer
+        ragas = type(self).ragas_score
+        return scorer if ragas is None else scorer.generate_score(ragas)
+
+    ragas_score: ClassVar[Any] = None
+    """``fn(run, results) -> float``: the Ragas value from the native steps' results,
+    where it differs from the native score."""
 
     def _build(self) -> Scorer:
         raise NotImplementedError
