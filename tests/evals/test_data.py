@@ -77,7 +77,7 @@ def test_bad_files(tmp_path):
     (tmp_path / "d.csv").write_text('input,context\nq,"[not json"\n')
     with pytest.raises(
         DatasetError,
-        match=r"d\.csv line 2: field 'context' starts like a JSON list but is not valid JSON",
+        match=r"d\.csv line 2: field 'context' starts like a list but is neither JSON nor a Python list literal",
     ):
         load_dataset(tmp_path / "d.csv")
     with pytest.raises(DatasetError, match="not a single dict"):

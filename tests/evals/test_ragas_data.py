@@ -30,7 +30,7 @@ ROWS = [
 
 
 def test_ground_truths_are_joined_with_a_note():
-    first, second = load_dataset(ROWS)
+    _, second = load_dataset(ROWS)
     assert (
         second.input == "What's Rome's river?" and second.ground_truth == "The Tiber.\nIl Tevere."
     )

@@ -107,5 +107,5 @@ def test_evaluate_reads_ragas_01_columns_and_refuses_a_datasetdict():
     split = datasets.Dataset.from_list([SAMPLE])
     with pytest.raises(ConfigError, match=r"DatasetDict with splits \['train', 'test'\]"):
         evaluate(datasets.DatasetDict({"train": split, "test": split}), metrics=[metric])
-    with pytest.raises(ConfigError, match="scorers.ragas metrics"):
+    with pytest.raises(ConfigError, match=r"scorers\.ragas metrics"):
         evaluate([SAMPLE], metrics=["context_recall"])
