@@ -2,7 +2,9 @@
 
 Q queries × 100 retrieved documents (scores with ties), graded qrels (0-3, ~20 judged per
 query, some queries missing from the run), five metrics: ndcg@10, map, mrr, P@10,
-recall@100. All three run in this process on the same dicts, in one invocation; the
+recall@100; or, with ``--measures official``, trec_eval's default set (30 values: counts,
+map, gm_map, Rprec, bpref, recip_rank, 11 interpolated precisions, 9 P cutoffs; ranx is
+left out, it has no gm_map or interpolated precision). All three run in this process on the same dicts, in one invocation; the
 per-query values of scorekit and pytrec_eval are checked to be equal, the means of ranx
 too. Memory: tracemalloc's peak during scorekit's evaluation at 1/4, 1/2 and all of Q.
 
@@ -43,6 +45,18 @@ RANX = {
     "precision@10": "precision@10",
     "recall@100": "recall@100",
 }
+
+
+LEVELS = [f"{i / 10:.2f}" for i in range(11)]
+CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
+OFFICIAL = [
+    "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+    *(f"iprec_at_recall_{level}" for level in LEVELS), *(f"P_{k}" for k in CUTOFFS),
+]  # fmt: skip
+PYTREC_OFFICIAL = [
+    "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+    "iprec_at_recall", "P",
+]  # fmt: skip
 
 
 def make(queries: int, seed: int = 0, ties: bool = True) -> tuple[dict, dict]:
@@ -89,11 +103,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-ties", action="store_true", help="continuous scores (no ties)")
     parser.add_argument("--write", action="store_true", help="write benchmarks/results/trec*.*")
+    parser.add_argument("--measures", choices=("five", "official"), default="five")
     args = parser.parse_args()
+    official = args.measures == "official"
+    names = OFFICIAL if official else SCOREKIT
+    trec_names = {m: m for m in OFFICIAL} if official else TREC
 
     qrels, run = make(args.queries, ties=not args.no_ties)
     rows = []
-    ours_time, ours = best_of(args.repeat, lambda: evaluate_ranking(qrels, run, SCOREKIT))
+    ours_time, ours = best_of(args.repeat, lambda: evaluate_ranking(qrels, run, names))
     rows.append(("scorekit evaluate_ranking", ours_time))
     notes = [
         f"scorekit: {ours.n_queries} queries evaluated, {len(ours.missing_from_run)} missing from the run (left out, as trec_eval)"
@@ -106,7 +124,8 @@ def main() -> None:
     else:
 
         def trec() -> dict:
-            return pytrec_eval.RelevanceEvaluator(qrels, set(TREC.values())).evaluate(run)
+            measures = set(PYTREC_OFFICIAL if official else TREC.values())
+            return pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
 
         trec_time, trec_values = best_of(args.repeat, trec)
         rows.append(("pytrec_eval (trec_eval's C code)", trec_time))
@@ -114,19 +133,36 @@ def main() -> None:
         unequal = [
             (q, m)
             for q, row in ours.per_query.items()
-            for m in SCOREKIT
-            if row[m] != trec_values[q][TREC[m]]
+            for m in names
+            if row[m] != trec_values[q][trec_names[m]]
         ]
+        measures_apart = sorted({m for _, m in unequal})
         notes.append(
-            f"pytrec_eval: per-query values identical for {len(ours.per_query)} queries × 5 metrics"
-            if not unequal
-            else f"pytrec_eval: {len(unequal)} per-query values differ, e.g. {unequal[:3]}"
+            f"pytrec_eval: per-query values identical for {len(ours.per_query)} queries × "
+            f"{len(names) - len(measures_apart)} metrics"
+            + (
+                f"; {len(unequal)} values of {', '.join(measures_apart)} differ"
+                + (
+                    " (pytrec_eval bundles trec_eval 9, whose recall cutoff adds 0.9 and "
+                    "truncates; trec_eval 10, whose test outputs scorekit matches, rounds)"
+                    if all(m.startswith("iprec_at_recall") for m in measures_apart)
+                    else ""
+                )
+                if unequal
+                else ""
+            )
         )
 
     try:
+        if official:
+            raise ImportError
         from ranx import Qrels, Run, evaluate
     except ImportError:
-        notes.append("ranx: not installed (pip install ranx in this environment)")
+        notes.append(
+            "ranx: left out (no gm_map or interpolated precision)"
+            if official
+            else "ranx: not installed (pip install ranx in this environment)"
+        )
     else:
 
         def ranx_eval() -> dict:
@@ -146,13 +182,14 @@ def main() -> None:
     memory = []
     for n in sizes:
         sub_qrels, sub_run = make(n, ties=not args.no_ties)
-        memory.append((n, peak_mb(lambda q=sub_qrels, r=sub_run: evaluate_ranking(q, r, SCOREKIT))))
+        memory.append((n, peak_mb(lambda q=sub_qrels, r=sub_run: evaluate_ranking(q, r, names))))
 
     ranked = sum(len(r) for r in run.values())
     table = [
         f"{args.queries:,} queries × 100 retrieved ({ranked:,} ranked documents, "
         f"{'continuous scores' if args.no_ties else 'scores with ties'}), graded qrels, "
-        f"5 metrics; best of {args.repeat}; Python {platform.python_version()}",
+        f"{len(names)} metrics ({args.measures}); best of {args.repeat}; "
+        f"Python {platform.python_version()}",
         "",
         "| path | wall s | queries/s | × scorekit |",
         "|---|---:|---:|---:|",
@@ -169,7 +206,7 @@ def main() -> None:
     print(text)
     if args.write:
         out = Path(__file__).parent / "results"
-        stem = "trec_no_ties" if args.no_ties else "trec"
+        stem = ("trec_no_ties" if args.no_ties else "trec") + ("_official" if official else "")
         (out / f"{stem}.md").write_text(text + "\n")
         (out / f"{stem}.json").write_text(
             json.dumps(

@@ -52,12 +52,8 @@ from ._prebuilt._similarity import (
     create_non_llm_context_recall_scorer,
 )
 from ._prebuilt._similarity_math import MEASURES, similarity_matrix
-from ._ranking._evaluate import (
-    RankingComparison,
-    RankingEvaluation,
-    compare_rankings,
-    evaluate_ranking,
-)
+from ._ranking._compare import RankingComparison, compare_rankings
+from ._ranking._evaluate import RankingEvaluation, evaluate_ranking
 from ._ranking._trec import load_qrels, load_run, write_qrels
 from ._significance import PairedTest, holm, paired_test
 from ._steps import NotScorable, PromptStep, StepResults, not_scorable

@@ -7,18 +7,12 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from itertools import repeat
 from operator import itemgetter
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field, computed_field
 
 from .._errors import ConfigError
-from .._significance import (
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    PairedTest,
-    adjust_family,
-    paired_test,
-)
+from ._judged import COUNTS, JUDGED_ONLY
 from ._kernel import Metric, RankedBatch, parse_metric
 
 if TYPE_CHECKING:
@@ -27,6 +21,9 @@ else:
     from .._lazy import np
 
 RunLike = Mapping[str, Mapping[str, float] | Sequence[str]]
+
+UNJUDGED = -math.inf
+"""The grade a ranked document without a judgement gets in a batch."""
 
 
 class RankingEvaluation(BaseModel):
@@ -70,6 +67,20 @@ class RankingEvaluation(BaseModel):
     def values(self, metric: str) -> dict[str, float]:
         """``{query_id: value}`` of one metric."""
         return dict(zip(self.query_ids, self.columns[metric], strict=True))
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame: one row per evaluated query (index ``query_id``), a column
+        per metric (pandas is an optional extra: ``pip install 'scorekit[pandas]'``).
+
+        Raises:
+            ConfigError: When pandas is not installed.
+        """
+        try:
+            import pandas
+        except ImportError:
+            raise ConfigError("to_pandas needs pandas: pip install 'scorekit[pandas]'") from None
+        frame = pandas.DataFrame(self.columns, index=pandas.Index(self.query_ids, name="query_id"))
+        return frame
 
 
 def _parse_metrics(metrics: str | Sequence[str]) -> list[Metric]:
@@ -155,6 +166,8 @@ def _batch(
     run: Mapping[str, Mapping[str, float]],
     queries: list[str],
     level: float,
+    max_docs: int | None = None,
+    judged_matters: bool = False,
 ) -> RankedBatch:
     lengths: list[int] = []
     docs: list[str] = []
@@ -169,7 +182,7 @@ def _batch(
         lengths.append(len(ranking))
         docs.extend(ranking)
         scores.extend(ranking.values())
-        grades.extend(map(judgements.get, ranking, repeat(0.0)))
+        grades.extend(map(judgements.get, ranking, repeat(UNJUDGED)))
         judged_lengths.append(len(judgements))
         judged.extend(judgements.values())
     n = len(queries)
@@ -180,8 +193,16 @@ def _batch(
     if score_array.size and not np.isfinite(score_array).all():
         raise ConfigError("a run holds a score that is NaN or infinite")
     all_grades = np.asarray(grades, dtype=np.float64)
-    order = _order(offsets, query_of, score_array, all_grades, docs)
+    # tied documents need id order only where it changes a value: where grades differ
+    # (bpref and infAP skip unjudged documents, so a judged non-relevant one and an
+    # unjudged one trade places freely), and at a -M cut for the judged counts
+    tie_grades = all_grades if judged_matters else np.maximum(all_grades, 0.0)
+    order = _order(offsets, query_of, score_array, tie_grades, docs)
     grade_array = all_grades[order]
+    if max_docs is not None:  # trec_eval -M: each query's top max_docs only
+        keep = np.arange(len(grade_array)) - offsets[:-1][query_of] < max_docs
+        grade_array = grade_array[keep]
+        np.cumsum(np.minimum(lengths, max_docs), out=offsets[1:])
 
     judged_array = np.asarray(judged, dtype=np.float64)
     judged_query = np.repeat(np.arange(n), judged_lengths)
@@ -198,6 +219,9 @@ def _batch(
         ideal_offsets=ideal_offsets,
         ideal_gains=ideal_gain[ideal_order],
         relevance_level=level,
+        num_nonrel=np.bincount(
+            judged_query[(judged_array >= 0) & (judged_array < level)], minlength=n
+        ),
     )
 
 
@@ -208,6 +232,7 @@ def evaluate_ranking(
     *,
     relevance_level: float = 1.0,
     missing: Literal["ignore", "zero"] = "ignore",
+    max_docs: int | None = None,
 ) -> RankingEvaluation:
     """Evaluate a whole run against qrels with trec_eval's definitions, vectorised.
 
@@ -237,6 +262,8 @@ def evaluate_ranking(
             out of every mean (trec_eval's and pytrec_eval's default), ``"zero"`` counts
             them with every metric 0 (trec_eval ``-c``). Queries the qrels do not
             judge are always left out.
+        max_docs: Evaluate only each query's top ``max_docs`` documents (trec_eval's
+            ``-M``); None: all of them.
 
     Raises:
         ConfigError: For unknown metric names, bad scores or an unknown ``missing``.
@@ -250,12 +277,15 @@ def evaluate_ranking(
     missing_from_run = [q for q in qrels if q not in scored]
     missing_from_qrels = [q for q in scored if q not in qrels]
     queries = [q for q in qrels if q in scored] if missing == "ignore" else list(qrels)
-    batch = _batch(qrels, scored, queries, float(relevance_level))
+    if max_docs is not None and (
+        isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 1
+    ):
+        raise ConfigError(f"max_docs must be an integer >= 1; got {max_docs!r}")
+    judged = max_docs is not None and any(m.kind in JUDGED_ONLY for m in parsed)
+    batch = _batch(qrels, scored, queries, float(relevance_level), max_docs, judged)
     columns = {m.name: batch.values(m) for m in parsed}
     lists = {name: values.tolist() for name, values in columns.items()}
-    means = {
-        name: float(values.mean()) if len(values) else math.nan for name, values in columns.items()
-    }
+    means = {m.name: _aggregate(m, columns[m.name]) for m in parsed}
     return RankingEvaluation.model_construct(
         metrics=list(lists),
         means=means,
@@ -269,94 +299,13 @@ def evaluate_ranking(
     )
 
 
-class RankingComparison(BaseModel):
-    """What `compare_rankings` returns.
-
-    Attributes:
-        metrics: Per metric, the paired tests (`PairedTest`), Holm-adjusted across the
-            metrics.
-        n_compared: Queries evaluated in both runs (the pairs).
-        only_in_baseline: Queries only the baseline evaluation has.
-        only_in_candidate: Queries only the candidate evaluation has.
-        resamples: Resamples of the randomization test and of the bootstrap.
-        seed: Their random seed.
-    """
-
-    metrics: dict[str, PairedTest]
-    n_compared: int
-    only_in_baseline: list[str] = Field(default_factory=list)
-    only_in_candidate: list[str] = Field(default_factory=list)
-    resamples: int
-    seed: int
-
-    def table(self) -> str:
-        """The comparison as a table (Holm-adjusted p-values)."""
-        return significance_table(self.metrics, self.n_compared, self.resamples, self.seed)
-
-
-def significance_table(
-    tests: Mapping[str, PairedTest], n_compared: int, resamples: int, seed: int
-) -> str:
-    """A table of paired tests: means, delta with its 95% CI, Holm-adjusted p-values."""
-
-    def fmt(value: float | None, spec: str) -> str:
-        return "-" if value is None else format(value, spec)
-
-    width = max([len("metric"), *(len(m) for m in tests)])
-    lines = [
-        f"{'metric':<{width}}  {'baseline':>8}  {'candidate':>9}  {'delta':>7}  "
-        f"{'95% CI':<19}  {'p(t)':>7}  {'p(perm)':>7}  {'p(boot)':>7}"
-    ]
-    for name, t in tests.items():
-        ci = "-" if t.ci_low is None else f"[{t.ci_low:+.3f}, {t.ci_high:+.3f}]"
-        lines.append(
-            f"{name:<{width}}  {fmt(t.baseline_mean, '.4f'):>8}  "
-            f"{fmt(t.candidate_mean, '.4f'):>9}  {fmt(t.delta, '+.4f'):>7}  {ci:<19}  "
-            f"{fmt(t.p_t_holm, '.4f'):>7}  {fmt(t.p_permutation_holm, '.4f'):>7}  "
-            f"{fmt(t.p_bootstrap_holm, '.4f'):>7}"
-        )
-    lines.append("")
-    lines.append(
-        f"{n_compared} paired; p-values two-sided, Holm-Bonferroni adjusted across the "
-        f"{len(tests)} metrics; randomization and bootstrap: {resamples:,} resamples, seed {seed}"
-    )
-    return "\n".join(lines)
-
-
-def compare_rankings(
-    baseline: RankingEvaluation,
-    candidate: RankingEvaluation,
-    *,
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int = DEFAULT_SEED,
-) -> RankingComparison:
-    """Paired significance tests between two `evaluate_ranking` results, per metric.
-
-    Queries evaluated by both are paired; metrics both evaluated are compared. Each metric
-    gets the paired t-test (equal to ``scipy.stats.ttest_rel``), a sign-flip
-    randomization test and a paired bootstrap (``resamples`` each, fixed ``seed``), and
-    the p-values are Holm–Bonferroni adjusted across the metrics.
-
-    Raises:
-        ConfigError: If the two share no metric.
-    """
-    metrics = [m for m in baseline.metrics if m in candidate.metrics]
-    if not metrics:
-        raise ConfigError(
-            f"the evaluations share no metric ({baseline.metrics} vs {candidate.metrics})"
-        )
-    common = [q for q in baseline.per_query if q in candidate.per_query]
-    tests = {}
-    for metric in metrics:
-        a = [baseline.per_query[q][metric] for q in common]
-        b = [candidate.per_query[q][metric] for q in common]
-        tests[metric] = paired_test(a, b, resamples=resamples, seed=seed)
-    adjust_family(list(tests.values()))
-    return RankingComparison(
-        metrics=tests,
-        n_compared=len(common),
-        only_in_baseline=[q for q in baseline.per_query if q not in candidate.per_query],
-        only_in_candidate=[q for q in candidate.per_query if q not in baseline.per_query],
-        resamples=resamples,
-        seed=seed,
-    )
+def _aggregate(metric: Metric, values: np.ndarray) -> float:
+    """What trec_eval prints on its ``all`` line: the mean over the queries; the sum of
+    a count; the geometric mean (of the floored per-query values) for ``gm_map``."""
+    if not len(values):
+        return math.nan
+    if metric.kind in COUNTS:
+        return float(values.sum())
+    if metric.kind == "gm_map":
+        return math.exp(float(values.sum()) / len(values))
+    return float(values.mean())

@@ -15,6 +15,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from .._errors import ConfigError
+from ._judged import KINDS, MIN_GEO_MEAN
+from ._judged import values as judged_values
 
 if TYPE_CHECKING:
     import numpy as np
@@ -29,13 +31,17 @@ class Metric:
     Attributes:
         name: The name as given (``"ndcg@10"`` or ``"ndcg_cut_10"``); results use it.
         kind: The trec_eval measure: ``P``, ``recall``, ``success``, ``map``,
-            ``map_cut``, ``recip_rank``, ``Rprec``, ``ndcg`` or ``ndcg_cut``.
+            ``map_cut``, ``recip_rank``, ``Rprec``, ``ndcg``, ``ndcg_cut``, or one of
+            `_judged.KINDS` (counts, set measures, ``bpref``, ``infAP``, ``gm_map``,
+            ``iprec_at_recall``).
         k: The cutoff, for the ``*_k`` measures.
+        level: The recall level, for ``iprec_at_recall``.
     """
 
     name: str
     kind: str
     k: int | None = None
+    level: float | None = None
 
 
 _FIXED = {
@@ -77,6 +83,16 @@ METRIC_NAMES = (
     "map_cut_k",
     "recip_rank",
     "Rprec",
+    "bpref",
+    "infAP",
+    "gm_map",
+    "iprec_at_recall_L",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "set_P",
+    "set_recall",
+    "set_F",
 )
 
 
@@ -90,6 +106,11 @@ def parse_metric(name: str) -> Metric:
         raise ConfigError(f"a metric name must be a string, got {type(name).__name__}")
     if name in _FIXED:
         return Metric(name, _FIXED[name])
+    if name in KINDS and name != "iprec_at_recall":
+        return Metric(name, name)
+    level = re.fullmatch(r"iprec_at_recall[_.]([01](?:\.\d+)?|\.\d+)", name)
+    if level is not None and 0.0 <= float(level.group(1)) <= 1.0:
+        return Metric(name, "iprec_at_recall", level=float(level.group(1)))
     match = re.fullmatch(r"(precision|recall|hit_rate|ndcg|map)@(\d+)", name)
     kind = _CUT_SCOREKIT.get(match.group(1)) if match else None
     if match is None:
@@ -98,7 +119,8 @@ def parse_metric(name: str) -> Metric:
     if match is None or kind is None or int(match.group(2)) < 1:
         raise ConfigError(
             f"unknown ranking metric {name!r}; use one of {', '.join(METRIC_NAMES)} "
-            "with k a positive integer, e.g. 'ndcg@10' or 'ndcg_cut_10'"
+            "with k a positive integer, e.g. 'ndcg@10' or 'ndcg_cut_10', or trec_eval's "
+            f"{', '.join(sorted(KINDS - {'iprec_at_recall'}))}, iprec_at_recall_0.10"
         )
     return Metric(name, kind, int(match.group(2)))
 
@@ -114,6 +136,7 @@ class RankedBatch:
         ideal_offsets: CSR offsets of ``ideal_gains``.
         ideal_gains: Each query's positive qrels grades, largest first.
         relevance_level: A document is relevant when its grade is at least this.
+        num_nonrel: Judged non-relevant documents per query in the qrels (bpref).
     """
 
     offsets: np.ndarray
@@ -122,6 +145,7 @@ class RankedBatch:
     ideal_offsets: np.ndarray
     ideal_gains: np.ndarray
     relevance_level: float = 1.0
+    num_nonrel: np.ndarray | None = None
     _cache: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     @property
@@ -164,8 +188,14 @@ class RankedBatch:
         return out
 
     def _relevant_in_top(self, k: np.ndarray | int) -> np.ndarray:
-        cut = self.rank0 < (k if isinstance(k, int) else k[self.query])
-        return self._per_query(self.relevant.astype(np.float64), cut)
+        """Relevant documents among each query's top ``k``: the running count at its
+        ``min(k, ranked)``-th position (one lookup per query)."""
+        ranked = np.diff(self.offsets)
+        depth = np.minimum(ranked, k)
+        out = np.zeros(self.n_queries)
+        some = depth > 0
+        out[some] = self.hits[self.offsets[:-1][some] + depth[some] - 1]
+        return out
 
     def _dcg(
         self, rank0: np.ndarray, gains: np.ndarray, query: np.ndarray, k: int | None
@@ -197,10 +227,15 @@ class RankedBatch:
         if kind == "success":
             assert k is not None
             return (self._relevant_in_top(k) > 0).astype(np.float64)
+        if kind == "map" and "map" in self._cache:
+            return self._cache["map"]
         if kind in ("map", "map_cut"):
             precision = self.hits / (self.rank0 + 1.0)
             mask = self.relevant if k is None else self.relevant & (self.rank0 < k)
-            return self._over_num_rel(self._per_query(precision, mask))
+            found = self._over_num_rel(self._per_query(precision, mask))
+            if k is None:
+                self._cache["map"] = found
+            return found
         if kind == "recip_rank":
             out = np.zeros(self.n_queries)
             positions = np.flatnonzero(self.relevant)
@@ -216,6 +251,10 @@ class RankedBatch:
             out = np.zeros(self.n_queries)
             np.divide(dcg, idcg, out=out, where=idcg > 0)
             return out
+        if kind == "gm_map":  # log(AP), floored; `evaluate_ranking` takes exp of the mean
+            return np.log(np.maximum(self.values(Metric("map", "map")), MIN_GEO_MEAN))
+        if kind in KINDS:
+            return judged_values(self, kind, metric.level)
         raise ConfigError(f"unknown measure kind {kind!r}")  # pragma: no cover
 
 

@@ -15,6 +15,16 @@ Run = dict[str, dict[str, float]]
 """``{query_id: {doc_id: score}}``, pytrec_eval's shape."""
 
 
+class TrecRun(dict[str, dict[str, float]]):
+    """What `load_run` returns: ``{query_id: {doc_id: score}}``, plus the run's tag.
+
+    Attributes:
+        runid: The tag of the file's first line (trec_eval's ``runid``).
+    """
+
+    runid: str = ""
+
+
 def _lines(path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:
     file = Path(path)
     if not file.is_file():
@@ -23,7 +33,11 @@ def _lines(path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:
         text = file.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DatasetError(f"{file}: not valid UTF-8 at byte offset {exc.start}") from None
-    return [(n, line.split()) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    return [
+        (n, line.split())
+        for n, line in enumerate(text.splitlines(), start=1)
+        if line.strip() and not line.lstrip().startswith("#")  # trec_eval 10: comments
+    ]
 
 
 def _number(file: str, number: int, field: str, text: str) -> float:
@@ -34,7 +48,8 @@ def _number(file: str, number: int, field: str, text: str) -> float:
 
 
 def load_qrels(path: str | os.PathLike[str]) -> Qrels:
-    """Read a TREC qrels file: ``query_id iteration doc_id grade`` per line.
+    """Read a TREC qrels file: ``query_id iteration doc_id grade`` per line (blank lines
+    and ``#`` comment lines skipped).
 
     Returns:
         ``{query_id: {doc_id: grade}}``; a repeated (query, document) pair keeps the
@@ -56,28 +71,31 @@ def load_qrels(path: str | os.PathLike[str]) -> Qrels:
     return qrels
 
 
-def load_run(path: str | os.PathLike[str]) -> Run:
-    """Read a TREC run file: ``query_id Q0 doc_id rank score tag`` per line.
+def load_run(path: str | os.PathLike[str]) -> TrecRun:
+    """Read a TREC run file: ``query_id Q0 doc_id rank score tag`` per line; as trec_eval
+    reads it, fields after the sixth are ignored and ``#`` comment lines skipped.
 
     The rank column is ignored: documents are ranked by score (descending, ties by
     document id, descending), as trec_eval ranks them.
 
     Returns:
-        ``{query_id: {doc_id: score}}``.
+        ``{query_id: {doc_id: score}}`` (a `TrecRun`, whose ``runid`` is the tag).
 
     Raises:
         DatasetError: Naming the line of a malformed row or a document listed twice for
             one query.
     """
     name = Path(path).name
-    run: Run = {}
+    run = TrecRun()
     for number, parts in _lines(path):
-        if len(parts) != 6:
+        if len(parts) < 6:
             raise DatasetError(
                 f"{name} line {number}: a run line has 6 fields (query_id Q0 doc_id rank "
                 f"score tag), got {len(parts)}"
             )
-        query, _, doc, _, score, _ = parts
+        query, _, doc, _, score, tag = parts[:6]
+        if not run:
+            run.runid = tag
         docs = run.setdefault(query, {})
         if doc in docs:
             raise DatasetError(

@@ -31,11 +31,68 @@ def test_trec_prints_trec_eval_lines(trec_files, capsys):
     printed = [line.split("\t") for line in lines]
     assert [p[0].strip() for p in printed[:3]] == ["map", "P_10", "ndcg_cut_10"]
     for measure, query, value in printed:
-        if measure.strip() == "num_q":
-            assert value == "3"
-        else:
-            assert value == expected[(measure.strip(), query)]
-    assert printed[-4][0].strip() == "num_q" and printed[-1][1] == "all"
+        assert value == expected[(measure.strip(), query)]
+    assert [p[1] for p in printed[-3:]] == ["all"] * 3  # as trec_eval: only what -m names
+
+
+def _without(text: str, names: frozenset[str]) -> list[str]:
+    return [line for line in text.splitlines() if line.split()[0] not in names]
+
+
+def test_no_m_prints_trec_evals_default_set_byte_for_byte(trec_files, capsys):
+    qrels, run = str(trec_files / "qrels.test"), str(trec_files / "results.test")
+    assert main(["trec", qrels, run]) == 0
+    assert capsys.readouterr().out == (trec_files / "out.test").read_text()
+    assert main(["trec", qrels, run, "-m", "official"]) == 0
+    assert capsys.readouterr().out == (trec_files / "out.test").read_text()
+
+
+def test_all_trec_with_and_without_q_matches_trec_eval(trec_files, capsys):
+    from evals.cli._trec_measures import NOT_COMPUTED
+
+    qrels, run = str(trec_files / "qrels.test"), str(trec_files / "results.test")
+    for flags, expected in (
+        (["-m", "all_trec"], "out.test.a"),
+        (["-m", "all_trec", "-q"], "out.test.aq"),
+    ):
+        assert main(["trec", qrels, run, *flags]) == 0
+        out, err = capsys.readouterr()
+        wanted = _without((trec_files / expected).read_text(), NOT_COMPUTED)
+        assert out.splitlines() == wanted and len(wanted) > 60
+        assert err.startswith("scorekit: not computed: ") and "relstring" in err
+
+
+def test_families_comma_lists_and_max_docs(trec_files, capsys):
+    qrels, run = str(trec_files / "qrels.test"), str(trec_files / "results.test")
+    assert (
+        main(["trec", qrels, run, "-m", "P.5,10", "-m", "map,bpref", "-m", "iprec_at_recall.0.5"])
+        == 0
+    )
+    names = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert names == ["P_5", "P_10", "map", "bpref", "iprec_at_recall_0.50"]
+    assert main(["trec", qrels, run, "-m", "map", "-m", "map_cut.100", "-M", "100"]) == 0
+    (_, _, top100), (_, _, cut100) = (line.split() for line in capsys.readouterr().out.splitlines())
+    assert top100 == cut100 == "0.1622"  # only the top 100 of each query are evaluated
+    assert main(["trec", qrels, run, "-m", "P", "-M", "0"]) == 2
+
+
+def test_runs_and_qrels_as_trec_eval_reads_them(tmp_path, capsys):
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("# judged by two assessors\n1 0 a 1\n1 0 b 0\n")
+    run = tmp_path / "r.run"
+    run.write_text("# BM25, k1=0.9\n1 Q0 a 1 2.0 bm25 extra fields ignored\n1 Q0 b 2 1.0 bm25\n")
+    assert main(["trec", str(qrels), str(run), "-m", "runid", "-m", "num_ret", "-m", "P_1"]) == 0
+    assert capsys.readouterr().out.split() == [
+        "runid",
+        "all",
+        "bm25",
+        "num_ret",
+        "all",
+        "2",
+        "P_1",
+        "all",
+        "1.0000",
+    ]
 
 
 def test_trec_json_missing_queries_and_compare(tmp_path, capsys):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scorers import create_ranking_scorer
+from scorers import ConfigError, create_ranking_scorer
 from tests.conftest import SHARED_DATA
 
 # trec_eval measure name -> our metric name
@@ -100,3 +100,139 @@ def test_published_headline_numbers(trec):
         return round(sum(scores) / len(scores), 4)
 
     assert (mean("map"), mean("precision@10"), mean("mrr")) == (0.1785, 0.3000, 0.4064)
+
+
+def test_evaluate_ranking_matches_every_computed_trec_eval_measure(trec):
+    """All 66 measures scorekit computes of trec_eval's ``-m all_trec``, per query and on
+    the ``all`` line (sums for counts, the geometric mean for gm_map)."""
+    from scorers import evaluate_ranking, load_qrels, load_run
+
+    folder = SHARED_DATA / "trec_eval"
+    qrels, run = load_qrels(folder / "qrels.test"), load_run(folder / "results.test")
+    assert run.runid == "STANDARD"
+    expected = {}
+    for name in ("out.test.a", "out.test.aq"):
+        for line in (folder / name).read_text().splitlines():
+            measure, query, value = line.split()
+            expected[(measure, query)] = value
+    names = [m for m, q in expected if q == "all" and m not in ("runid", "num_q")]
+    computed = []
+    for name in names:
+        try:
+            result = evaluate_ranking(qrels, run, [name])
+        except ConfigError:
+            continue  # a trec_eval measure scorekit does not compute
+        computed.append(name)
+        for query in ("301", "302", "303", "all"):
+            if (name, query) not in expected:
+                continue  # gm_map has no per-query line
+            value = result.means[name] if query == "all" else result.per_query[query][name]
+            shown = str(int(value)) if name.startswith("num_") else f"{value:.4f}"
+            assert shown == expected[(name, query)], (name, query)
+    assert len(computed) == 66
+    assert {"bpref", "infAP", "gm_map", "set_F", "iprec_at_recall_0.60"} <= set(computed)
+
+
+def test_judged_measures_on_a_small_hand_example():
+    from scorers import evaluate_ranking
+
+    # ranked: a (rel), x (unjudged), n (judged non-relevant), b (rel); c relevant, unretrieved
+    qrels = {"q": {"a": 1, "b": 1, "c": 1, "n": 0, "m": 0}}
+    run = {"q": ["a", "x", "n", "b"]}
+    names = [
+        "bpref",
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "num_nonrel_judged_ret",
+        "set_P",
+        "set_recall",
+        "set_F",
+        "iprec_at_recall_0.00",
+        "iprec_at_recall_1.00",
+        "gm_map",
+    ]
+    means = evaluate_ranking(qrels, run, names).means
+    # bpref: a has no judged non-relevant above (1), b has 1 of min(R=3, N=2) = 2 -> 0.5
+    assert means["bpref"] == (1.0 + 0.5) / 3
+    assert (means["num_ret"], means["num_rel"], means["num_rel_ret"]) == (4, 3, 2)
+    assert means["num_nonrel_judged_ret"] == 1  # x is unjudged, not non-relevant
+    assert (means["set_P"], means["set_recall"]) == (0.5, 2 / 3)
+    assert means["set_F"] == 2 * 0.5 * (2 / 3) / (0.5 + 2 / 3)
+    assert means["iprec_at_recall_0.00"] == 1.0 and means["iprec_at_recall_1.00"] == 0.0
+    ap = (1 / 1 + 2 / 4) / 3
+    assert means["gm_map"] == pytest.approx(ap)
+    top = evaluate_ranking(qrels, run, ["num_ret", "P_2", "map"], max_docs=2)
+    assert top.means["num_ret"] == 2 and top.means["map"] == 1 / 3
+    with pytest.raises(ConfigError, match="max_docs must be an integer >= 1"):
+        evaluate_ranking(qrels, run, ["map"], max_docs=0)
+
+
+def test_gm_map_floors_a_zero_query_and_to_pandas(tmp_path):
+    import math
+
+    from scorers import evaluate_ranking, load_qrels, load_run
+
+    qrels = {"1": {"a": 1}, "2": {"b": 1}}
+    run = {"1": ["a"], "2": ["z"]}
+    result = evaluate_ranking(qrels, run, ["gm_map", "map"])
+    assert result.means["gm_map"] == pytest.approx(math.sqrt(1.0 * 0.00001))
+    frame = result.to_pandas()
+    assert list(frame.index) == ["1", "2"] and list(frame.columns) == ["gm_map", "map"]
+    assert frame.loc["2", "map"] == 0.0
+    path = tmp_path / "qrels"
+    path.write_text("# comment\n1 0 a 1\n\n  # indented comment\n")
+    assert load_qrels(path) == {"1": {"a": 1.0}}
+    runfile = tmp_path / "run"
+    runfile.write_text("1 Q0 a 1 0.5 tag more fields\n")
+    assert load_run(runfile) == {"1": {"a": 0.5}} and load_run(runfile).runid == "tag"
+
+
+def _trec_eval_by_hand(qrels, run, level=1.0):
+    """bpref and infAP as trec_eval's loops compute them, over rankings sorted by score
+    then document id, both descending (a slow reference for the vectorised kernel)."""
+    out = {}
+    for query, judged in qrels.items():
+        if query not in run:
+            continue
+        ranked = [d for _, d in sorted(((s, d) for d, s in run[query].items()), reverse=True)]
+        num_rel = sum(g >= level for g in judged.values())
+        num_nonrel = sum(0 <= g < level for g in judged.values())
+        bpref = inf_ap = 0.0
+        nonrel = rel = 0
+        for j, doc in enumerate(ranked):
+            if doc not in judged:
+                continue
+            if judged[doc] < level:
+                nonrel += 1
+                continue
+            rel += 1
+            bpref += 1.0 - min(nonrel, num_rel) / min(num_nonrel, num_rel) if nonrel else 1.0
+            if j == 0:
+                inf_ap += 1.0
+            else:
+                fj = float(j)
+                inf_ap += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((rel - 1 + nonrel) / fj) * (
+                    (rel - 1 + 0.00001) / (rel - 1 + nonrel + 2 * 0.00001)
+                )
+        out[query] = (bpref / num_rel if num_rel else 0.0, inf_ap / num_rel if num_rel else 0.0)
+    return out
+
+
+def test_bpref_and_infap_hold_under_heavy_ties_and_unjudged_documents():
+    import random
+
+    from scorers import evaluate_ranking
+
+    rng = random.Random(7)
+    qrels, run = {}, {}
+    for q in range(60):
+        docs = [f"d{q}-{i:03d}" for i in range(rng.randint(1, 40))]
+        qrels[str(q)] = {d: rng.choice((0, 0, 1, 2)) for d in docs if rng.random() < 0.6}
+        if not qrels[str(q)]:
+            qrels[str(q)] = {docs[0]: 1}
+        run[str(q)] = {d: float(rng.randint(0, 3)) for d in docs}  # many ties
+    result = evaluate_ranking(qrels, run, ["bpref", "infAP"])
+    for query, (bpref, inf_ap) in _trec_eval_by_hand(qrels, run).items():
+        assert result.per_query[query]["bpref"] == pytest.approx(bpref, abs=1e-12), query
+        assert result.per_query[query]["infAP"] == pytest.approx(inf_ap, abs=1e-12), query
