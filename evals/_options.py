@@ -26,6 +26,7 @@ class RunOptions:
     item_timeout: float | None = None
     thresholds: Mapping[str, float] | None = None
     min_scored: float | None = None
+    item_thresholds: Mapping[str, float] | None = None
     store_prompts: bool = True
     shard: Any = None
     max_cost: float | None = None
@@ -53,6 +54,7 @@ class RunOptions:
                 "max_cost": _maybe(positive, "max_cost", given.max_cost),
                 "shard": parse_shard(given.shard),
                 "thresholds": _thresholds(given.thresholds, scorers),
+                "item_thresholds": _thresholds(given.item_thresholds, scorers, "item_thresholds"),
             }
         )
 
@@ -62,17 +64,19 @@ def _maybe(check: Any, name: str, value: Any) -> Any:
 
 
 def _thresholds(
-    thresholds: Mapping[str, float] | None, scorers: Mapping[str, Scorer]
+    thresholds: Mapping[str, float] | None,
+    scorers: Mapping[str, Scorer],
+    name: str = "thresholds",
 ) -> dict[str, float]:
-    found = {sid: finite(f"thresholds[{sid!r}]", v) for sid, v in (thresholds or {}).items()}
+    found = {sid: finite(f"{name}[{sid!r}]", v) for sid, v in (thresholds or {}).items()}
     unknown = sorted(set(found) - set(scorers))
     if unknown:
-        raise ConfigError(f"thresholds name unknown scorers {unknown}; scorers: {sorted(scorers)}")
+        raise ConfigError(f"{name} name unknown scorers {unknown}; scorers: {sorted(scorers)}")
     for sid, minimum in found.items():
         scale = scorers[sid].scale
         if not 0 <= minimum <= scale:
             raise ConfigError(
-                f"thresholds[{sid!r}] is {minimum:g}, outside the scorer's scores [0, {scale:g}]: "
+                f"{name}[{sid!r}] is {minimum:g}, outside the scorer's scores [0, {scale:g}]: "
                 "it could never pass (or never fail)"
             )
     return found

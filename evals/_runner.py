@@ -22,6 +22,7 @@ from ._jobs import item_result, make_jobs
 from ._options import RunOptions, scorer_map
 from ._progress import Progress
 from ._results import EvalResult, ItemResult, RunSummary, summarize
+from ._results._gate import gates
 from ._results._header import RunHeader, header_of
 from ._results._jsonl import ResultsFile
 from ._resume import ResumePlan, resume_plan
@@ -62,6 +63,7 @@ async def arun_evals(
     item_timeout: float | None = None,
     thresholds: Mapping[str, float] | None = None,
     min_scored: float | None = None,
+    item_thresholds: Mapping[str, float] | None = None,
     store_prompts: bool = True,
     shard: tuple[int, int] | str | None = None,
     max_cost: float | None = None,
@@ -96,6 +98,10 @@ async def arun_evals(
         item_timeout: Seconds allowed per item (target and scorers): finite and > 0;
             None for no limit.
         thresholds: Minimum mean per scorer id (finite numbers); sets ``passed``.
+        item_thresholds: Minimum score per scorer id for an item to pass (recorded in
+            the results file's header; reports and `EvalResult.item_status` mark the
+            items below it as failed). Without one, a scorer's ``thresholds`` entry is
+            its items' bar too.
         min_scored: With thresholds: the share of items (0 to 1) each thresholded scorer
             must have scored; skipped and errored items count against it.
         store_prompts: Keep prompts and sent messages in ``results_path`` (each once);
@@ -141,6 +147,7 @@ async def arun_evals(
         item_timeout=item_timeout,
         thresholds=thresholds,
         min_scored=min_scored,
+        item_thresholds=item_thresholds,
         store_prompts=store_prompts,
         shard=shard,
         max_cost=max_cost,
@@ -148,7 +155,7 @@ async def arun_evals(
     )
     call_target = target_caller(target)
     items = select_shard(load_dataset(data), opts.shard)
-    header = header_of(scorer_by_key, opts.thresholds, opts.min_scored)
+    header = header_of(scorer_by_key, opts.thresholds, opts.min_scored, opts.item_thresholds)
     fingerprints = {sid: d.fingerprint for sid, d in header.scorers.items()}
     path = opts.results_path
     results_file = (
@@ -275,16 +282,7 @@ def _eval_result(
 ) -> EvalResult:
     scores = {sid: s.mean for sid, s in summary.scorers.items() if sid in scorers}
     thresholds = dict(opts.thresholds or {})
-    failed = []
-    for sid, minimum in thresholds.items():
-        mean, s = scores.get(sid), summary.scorers.get(sid)
-        short = (
-            opts.min_scored is not None
-            and s is not None
-            and s.n_scored < opts.min_scored * summary.items
-        )
-        if mean is None or mean < minimum or short:
-            failed.append(sid)
+    failed = [gate.scorer for gate in gates(summary, header) if not gate.passed]
     path = opts.results_path
     return EvalResult(
         scores=scores,

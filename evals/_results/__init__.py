@@ -12,6 +12,7 @@
 
 from ._comparison import RunComparison, ScorerDelta, compare_items
 from ._eval_result import EvalResult, compare_runs, read_results
+from ._gate import Gate, gates, item_status
 from ._header import RunHeader, ScorerDefinition
 from ._items import ErrorRecord, ItemError, ItemResult, TargetResult, run_errors
 from ._stats import CallTotals, RunSummary, ScorerSummary, format_table, mean_ci
@@ -21,6 +22,7 @@ __all__ = [
     "CallTotals",
     "ErrorRecord",
     "EvalResult",
+    "Gate",
     "ItemError",
     "ItemResult",
     "RunComparison",
@@ -33,6 +35,8 @@ __all__ = [
     "compare_items",
     "compare_runs",
     "format_table",
+    "gates",
+    "item_status",
     "mean_ci",
     "read_results",
     "run_errors",

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from scorers import ConfigError
 
 from ._comparison import RunComparison, compare_items
+from ._gate import Gate, gates, item_status
 from ._header import RunHeader, differences
 from ._items import ErrorRecord, ItemResult, run_errors
 from ._stats import RunSummary, format_table, summary_html
@@ -99,6 +100,20 @@ class EvalResult(BaseModel):
             self.items, summary=self.summary, baseline=base, prompts=prompts, title=title
         )
         return write_report(path, page)
+
+    def gates(self) -> list[Gate]:
+        """Each threshold with the run's mean and whether it passed (see `Gate`)."""
+        return gates(self.summary, self.header)
+
+    def item_status(self, item: ItemResult | str, scorer_id: str) -> str:
+        """``"passed"``/``"failed"`` against the item bar (``item_thresholds``, else the
+        scorer's threshold), else ``"scored"``, ``"skipped"``, ``"error"``, ``"missing"``."""
+        if isinstance(item, str):
+            found = next((r for r in self.items if r.item.id == item), None)
+            if found is None:
+                raise KeyError(f"no item {item!r} in this run")
+            item = found
+        return item_status(item, scorer_id, self.header)
 
     def errors(self) -> list[ErrorRecord]:
         """Every failure of the run (see `ErrorRecord`), in item order."""

@@ -55,6 +55,7 @@ class RunHeader(BaseModel):
         scorers: Each scorer's definition, by id.
         thresholds: The minimum mean per scorer id the run was gated on.
         min_scored: The share of items each thresholded scorer had to score, if set.
+        item_thresholds: The minimum score per scorer id an item needs to pass.
         scorekit: The version of scorekit that wrote the file.
     """
 
@@ -63,7 +64,14 @@ class RunHeader(BaseModel):
     scorers: dict[str, ScorerDefinition] = Field(default_factory=dict)
     thresholds: dict[str, float] = Field(default_factory=dict)
     min_scored: float | None = None
+    item_thresholds: dict[str, float] = Field(default_factory=dict)
     scorekit: str = ""
+
+    def item_threshold(self, scorer_id: str) -> float | None:
+        """The score an item needs to pass ``scorer_id``: its item threshold, else the
+        run's threshold of that scorer (None when neither is set)."""
+        found = self.item_thresholds.get(scorer_id)
+        return self.thresholds.get(scorer_id) if found is None else found
 
     def line(self) -> bytes:
         """The header as a results file line."""
@@ -84,6 +92,7 @@ def header_of(
     scorers: Mapping[str, Scorer],
     thresholds: Mapping[str, float] | None,
     min_scored: float | None,
+    item_thresholds: Mapping[str, float] | None = None,
 ) -> RunHeader:
     """The header of a run of ``scorers``."""
     from importlib.metadata import PackageNotFoundError, version
@@ -96,6 +105,7 @@ def header_of(
         scorers={sid: ScorerDefinition.model_validate(s.describe()) for sid, s in scorers.items()},
         thresholds=dict(thresholds or {}),
         min_scored=min_scored,
+        item_thresholds=dict(item_thresholds or {}),
         scorekit=release,
     )
 

@@ -146,6 +146,13 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         help="fail (exit 1) when a scorer's mean is below VALUE",
     )
     parser.add_argument(
+        "--item-threshold",
+        action="append",
+        default=[],
+        metavar="ID=VALUE",
+        help="mark each item passed/failed by its score (default: the --threshold)",
+    )
+    parser.add_argument(
         "--min-scored",
         type=float,
         metavar="SHARE",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import defaultdict
-from typing import TextIO
+from typing import Any, TextIO
 
 from .._results import ErrorRecord, EvalResult
 from ._spelling import for_cli
@@ -62,6 +62,29 @@ def format_errors(errors: list[ErrorRecord], shown: int = SHOWN_PER_KIND) -> str
     return "\n".join(lines)
 
 
+def item_rows(result: EvalResult) -> list[dict[str, Any]]:
+    """One row per item for CI bots: id, each scorer's score and status (``passed`` /
+    ``failed`` against the item bar), and whether the item passed them all."""
+    rows = []
+    for item in result.items:
+        scores, statuses = {}, {}
+        for sid in result.summary.scorers:
+            score = item.scorer_results.get(sid)
+            scores[sid] = score.score if score is not None and score.status == "scored" else None
+            statuses[sid] = result.item_status(item, sid)
+        failing = {"failed", "error", "missing"}
+        rows.append(
+            {
+                "id": item.item.id,
+                "scores": scores,
+                "status": statuses,
+                "error": None if item.error is None else item.error.message,
+                "passed": not failing & set(statuses.values()) and item.error is None,
+            }
+        )
+    return rows
+
+
 def print_run(result: EvalResult, fmt: str, out: TextIO | None = None) -> int:
     """Print a finished run as a table (errors on stderr) or as JSON; the exit code."""
     out = sys.stdout if out is None else out
@@ -71,6 +94,8 @@ def print_run(result: EvalResult, fmt: str, out: TextIO | None = None) -> int:
             "scores": result.scores,
             "passed": result.passed,
             "failed_thresholds": result.failed_thresholds,
+            "gates": [g.model_dump(mode="json") for g in result.gates()],
+            "items": item_rows(result),
             "summary": result.summary.model_dump(mode="json"),
             "errors": [e.model_dump(mode="json") for e in errors],
             "results_path": result.results_path,

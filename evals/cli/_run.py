@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
             "results_path": args.out,
             "resume": args.resume,
             "thresholds": thresholds(args.threshold),
+            "item_thresholds": thresholds(args.item_threshold, "--item-threshold"),
             "min_scored": args.min_scored,
             "item_timeout": args.item_timeout,
             "store_prompts": not args.no_prompts,

@@ -1,0 +1,76 @@
+"""Pass or fail: a run's thresholds against its means, an item's score against its bar.
+
+The same rules wherever a run is looked at — the run itself, a results file read back,
+a merged file, the HTML report, ``scorekit run --format json`` — because all of them
+read the thresholds from the run's header.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from ._header import RunHeader
+    from ._items import ItemResult
+    from ._stats import RunSummary
+
+
+class Gate(BaseModel):
+    """One threshold of a run and whether the run met it.
+
+    Attributes:
+        scorer: The scorer id.
+        threshold: The minimum mean.
+        mean: The scorer's mean over its scored items (None when none was scored).
+        n_scored: Items the scorer scored.
+        passed: Whether the mean reached the threshold (and, with ``min_scored``, the
+            scorer scored that share of the items).
+        why: Why it failed, in words ("" when it passed).
+    """
+
+    scorer: str
+    threshold: float
+    mean: float | None
+    n_scored: int
+    passed: bool
+    why: str = ""
+
+
+def gates(summary: RunSummary, header: RunHeader | None) -> list[Gate]:
+    """Each threshold of ``header`` checked against ``summary``."""
+    if header is None:
+        return []
+    found = []
+    for sid, minimum in header.thresholds.items():
+        s = summary.scorers.get(sid)
+        mean, n_scored = (None, 0) if s is None else (s.mean, s.n_scored)
+        why = ""
+        if mean is None:
+            why = "no item scored"
+        elif mean < minimum:
+            why = f"mean {mean:.3f} < {minimum:g}"
+        elif header.min_scored is not None and n_scored < header.min_scored * summary.items:
+            why = f"scored {n_scored} of {summary.items} items (< {header.min_scored:.0%})"
+        found.append(
+            Gate(
+                scorer=sid, threshold=minimum, mean=mean, n_scored=n_scored, passed=not why, why=why
+            )
+        )
+    return found
+
+
+def item_status(result: ItemResult, scorer_id: str, header: RunHeader | None) -> str:
+    """How one item fared with one scorer: ``"passed"`` or ``"failed"`` (scored at least,
+    or under, the item's bar: `RunHeader.item_threshold`), ``"scored"`` (no bar set),
+    ``"skipped"``, ``"error"``, or ``"missing"`` (not run)."""
+    score = result.scorer_results.get(scorer_id)
+    if score is None:
+        return "error" if result.error is not None else "missing"
+    if score.status != "scored":
+        return score.status
+    bar = None if header is None else header.item_threshold(scorer_id)
+    if bar is None:
+        return "scored"
+    return "passed" if score.score >= bar else "failed"
