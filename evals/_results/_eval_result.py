@@ -92,12 +92,22 @@ class EvalResult(BaseModel):
             The path written.
         """
         from ._html import render_report, write_report
+        from ._views import ResultList
 
-        base = None
-        if baseline is not None:
-            base = baseline.items if isinstance(baseline, EvalResult) else read_results(baseline)
+        base: list[ItemResult] | None = None
+        if isinstance(baseline, EvalResult):
+            kept = ResultList(baseline.items)
+            kept.header = baseline.header
+            base = kept
+        elif baseline is not None:
+            base = read_results(baseline)
         page = render_report(
-            self.items, summary=self.summary, baseline=base, prompts=prompts, title=title
+            self.items,
+            summary=self.summary,
+            baseline=base,
+            prompts=prompts,
+            title=title,
+            header=self.header,
         )
         return write_report(path, page)
 

@@ -17,134 +17,23 @@ from typing import Any
 from scorers._runtime import json_fallback, write_atomically
 
 from ._comparison import RunComparison, compare_items, comparison_html
+from ._gate import gates, item_status
+from ._header import RunHeader
 from ._items import ItemResult
 from ._stats import RunSummary, summary_html
-from ._summary import summarize
+from ._summary import recorded_scales, summarize
 from ._views import display_text, output_of
 
-_CSS = """
-body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d232b;background:#fafbfc}
-h1{font-size:20px}h2{font-size:16px;margin-top:28px}
-table{border-collapse:collapse;background:#fff}td,th{border:1px solid #d8dde3;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#eef1f4;cursor:default}th.sort{cursor:pointer}td.num{text-align:right;font-variant-numeric:tabular-nums}
-.hists{display:flex;flex-wrap:wrap;gap:16px}.hist{background:#fff;border:1px solid #d8dde3;padding:8px}
-.controls{margin:8px 0;display:flex;gap:12px;flex-wrap:wrap;align-items:center}
-tr.item-row{cursor:pointer}tr.item-row:hover{background:#f0f6ff}
-.scored{color:#176c2f}.skipped{color:#8a6d00}.error{color:#b00020}
-#view{background:#fff;border:1px solid #d8dde3;padding:12px;margin-top:16px}
-.chunk{border-left:4px solid #c8ced6;padding:4px 8px;margin:6px 0;background:#f7f8fa;white-space:pre-wrap}
-.chunk.yes{border-color:#2e9d4d}.chunk.no{border-color:#d04a4a}
-.claim.yes::before{content:"✔ ";color:#2e9d4d}.claim.no::before{content:"✘ ";color:#d04a4a}
-pre{white-space:pre-wrap;background:#f3f4f6;padding:6px;max-height:320px;overflow:auto}
-.muted{color:#667}
-"""
-
-_JS = r"""
-window.addEventListener('error', e => { document.body.dataset.errors = (document.body.dataset.errors || '') + e.message + ';'; });
-const DATA = JSON.parse(document.getElementById('report-data').textContent);
-const PAGE = 100;
-let state = {scorer: DATA.scorers[0] || '', status: '', min: '', max: '', text: '', sort: 'id', desc: false, page: 0};
-const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));
-function fmt(v) { return v === null || v === undefined ? '–' : Number(v).toFixed(3); }
-function rowsFiltered() {
-  const sid = state.scorer;
-  let rows = DATA.items.filter(it => {
-    const s = it.scores[sid];
-    const status = s ? s.status : (it.error ? 'error' : 'missing');
-    if (state.status && status !== state.status) return false;
-    if (state.min !== '' && !(s && s.status === 'scored' && s.score >= Number(state.min))) return false;
-    if (state.max !== '' && !(s && s.status === 'scored' && s.score <= Number(state.max))) return false;
-    if (state.text && !(it.id + ' ' + it.input).toLowerCase().includes(state.text.toLowerCase())) return false;
-    return true;
-  });
-  const key = it => state.sort === 'id' ? it.id : state.sort === 'score' ? (it.scores[sid] && it.scores[sid].status === 'scored' ? it.scores[sid].score : -1) : (it.scores[sid] ? it.scores[sid].status : 'error');
-  rows.sort((a, b) => { const x = key(a), y = key(b); return (x < y ? -1 : x > y ? 1 : 0) * (state.desc ? -1 : 1); });
-  return rows;
-}
-function drawTable() {
-  const rows = rowsFiltered();
-  const pages = Math.max(1, Math.ceil(rows.length / PAGE));
-  state.page = Math.min(state.page, pages - 1);
-  const shown = rows.slice(state.page * PAGE, (state.page + 1) * PAGE);
-  const sid = state.scorer;
-  document.getElementById('items-body').innerHTML = shown.map(it => {
-    const s = it.scores[sid];
-    const status = s ? s.status : (it.error ? 'error' : 'missing');
-    const reason = s ? (s.error || s.reason) : (it.error ? it.error.message : '');
-    return `<tr class="item-row" data-id="${esc(it.id)}"><td>${esc(it.id)}</td><td>${esc(String(it.input).slice(0, 120))}</td>` +
-      `<td class="num">${s && s.status === 'scored' ? fmt(s.score) : '–'}</td><td class="${status}">${status}</td><td>${esc(String(reason).slice(0, 160))}</td></tr>`;
-  }).join('');
-  document.getElementById('page-info').textContent = `${rows.length} items · page ${state.page + 1} of ${pages}`;
-  for (const tr of document.querySelectorAll('tr.item-row')) tr.onclick = () => showItem(tr.dataset.id);
-}
-function verdictMap(details, field) {
-  const v = details && details.verdicts && details.verdicts.verdicts;
-  const out = {};
-  if (Array.isArray(v)) for (const x of v) if (x[field] !== undefined) out[x[field]] = x;
-  return out;
-}
-function showItem(id) {
-  const it = DATA.items.find(x => x.id === id);
-  if (!it) return;
-  let h = `<h2>Item ${esc(it.id)}</h2>`;
-  h += `<p><b>Question</b><br>${esc(it.input)}</p><p><b>Ground truth</b><br>${esc(it.ground_truth ?? '–')}</p><p><b>Output</b><br>${esc(it.output ?? '–')}</p>`;
-  if (it.error) h += `<p class="error"><b>Error (${esc(it.error.phase)})</b>: ${esc(it.error.message)}</p>`;
-  for (const [sid, s] of Object.entries(it.scores)) {
-    h += `<h3>${esc(sid)}: ${s.status === 'scored' ? fmt(s.score) : esc(s.status)}</h3><pre>${esc(s.error || s.reason)}</pre>`;
-    const d = s.details || {};
-    const claims = (d.claims_used && d.claims_used.claims) || (d.claims && d.claims.claims);
-    if (Array.isArray(claims)) {
-      const byClaim = verdictMap(d, 'claim_index');
-      h += '<p><b>Claims</b></p><ul>' + claims.map((c, i) => {
-        const v = byClaim[i]; const mark = v ? (v.verdict === 'yes' ? 'yes' : 'no') : '';
-        return `<li class="claim ${mark}">${esc(c)} <span class="muted">${v ? (v.verdict === 'yes' ? 'supported' : 'missing') + ' — ' + esc(v.reason) : ''}</span></li>`;
-      }).join('') + '</ul>';
-    }
-    const byChunk = verdictMap(d, 'context_index');
-    const matched = d.similarities && d.similarities.matched;
-    const perChunk = Object.keys(byChunk).length > 0 || (Array.isArray(matched) && d.similarities.best_per_chunk);
-    if (perChunk) {
-      h += '<p><b>Retrieved chunks, in rank order</b></p>' + (it.context || []).map((c, k) => {
-        const v = byChunk[k]; let mark = '', note = '';
-        if (v) { mark = v.verdict === 'yes' ? 'yes' : 'no'; note = (v.verdict === 'yes' ? 'useful' : 'not useful') + ' — ' + v.reason; }
-        else if (Array.isArray(matched) && k < matched.length) { mark = matched[k] ? 'yes' : 'no'; note = 'best similarity ' + fmt(d.similarities.best_per_chunk[k]); }
-        return `<div class="chunk ${mark}"><span class="muted">#${k + 1}${c.id ? ' · ' + esc(c.id) : ''} ${esc(note)}</span>\n${esc(c.text)}</div>`;
-      }).join('');
-    }
-    if (s.calls && s.calls.length) {
-      h += '<details><summary>' + s.calls.length + ' judge call(s): prompts and raw responses</summary>' + s.calls.map(c =>
-        `<p class="muted">${esc(c.step)} · ${c.cached ? 'cached' : c.attempts + ' attempt(s)'}${c.error ? ' · ' + esc(c.error) : ''}</p><pre>${esc(c.prompt)}</pre><pre>${esc(c.response)}</pre>`).join('') + '</details>';
-    }
-  }
-  if (!Object.keys(it.scores).length && it.context) h += '<p><b>Retrieved chunks</b></p>' + it.context.map((c, k) => `<div class="chunk">#${k + 1} ${esc(c.text)}</div>`).join('');
-  document.getElementById('view').innerHTML = h;
-  document.getElementById('view').scrollIntoView();
-}
-function bind() {
-  const sel = document.getElementById('f-scorer');
-  sel.innerHTML = DATA.scorers.map(s => `<option>${esc(s)}</option>`).join('');
-  sel.onchange = e => { state.scorer = e.target.value; state.page = 0; drawTable(); };
-  document.getElementById('f-status').onchange = e => { state.status = e.target.value; state.page = 0; drawTable(); };
-  document.getElementById('f-min').oninput = e => { state.min = e.target.value; state.page = 0; drawTable(); };
-  document.getElementById('f-max').oninput = e => { state.max = e.target.value; state.page = 0; drawTable(); };
-  document.getElementById('f-text').oninput = e => { state.text = e.target.value; state.page = 0; drawTable(); };
-  document.getElementById('prev').onclick = () => { state.page = Math.max(0, state.page - 1); drawTable(); };
-  document.getElementById('next').onclick = () => { state.page += 1; drawTable(); };
-  for (const th of document.querySelectorAll('th.sort')) th.onclick = () => {
-    state.desc = state.sort === th.dataset.key ? !state.desc : false; state.sort = th.dataset.key; drawTable();
-  };
-  for (const a of document.querySelectorAll('a.item-link')) a.onclick = e => { e.preventDefault(); showItem(a.dataset.id); };
-}
-bind(); drawTable();
-if (location.hash.startsWith('#item=')) showItem(decodeURIComponent(location.hash.slice(6)));
-document.body.dataset.ready = 'yes';
-"""
+_ASSETS = Path(__file__).parent / "report"
 
 
-def _item_data(item: ItemResult, prompts: bool) -> dict[str, Any]:
-    context = item.item.context
-    if item.target_result is not None and item.target_result.context is not None:
-        context = item.target_result.context
+def _asset(name: str) -> str:
+    return (_ASSETS / name).read_text(encoding="utf-8")
+
+
+def _scores_data(
+    item: ItemResult, prompts: bool, header: RunHeader | None
+) -> dict[str, dict[str, Any]]:
     scores = {}
     for sid, result in item.scorer_results.items():
         details = {k: v for k, v in result.details.items() if k not in ("prompts", "context")}
@@ -163,20 +52,36 @@ def _item_data(item: ItemResult, prompts: bool) -> dict[str, Any]:
         ]
         scores[sid] = {
             "score": result.score,
-            "status": result.status,
+            "status": item_status(item, sid, header),
             "reason": result.reason,
             "error": result.error,
             "details": details,
             "calls": calls,
         }
+    return scores
+
+
+def _item_data(item: ItemResult, prompts: bool, header: RunHeader | None) -> dict[str, Any]:
+    target = item.target_result
+    retrieval_failed = item.error is not None and item.error.phase == "target"
+    context = item.item.context
+    if target is not None and target.context is not None:
+        context = target.context
+    if retrieval_failed:
+        context = None  # the data set's chunks were never retrieved for this item
+    gold = item.item.reference_context_ids
     return {
         "id": item.item.id,
         "input": display_text(item.item.input) or "",
         "ground_truth": item.item.ground_truth,
         "output": display_text(output_of(item)),
         "context": None if context is None else [{"id": c.id, "text": c.text} for c in context],
+        "metadata": item.item.metadata,
+        "gold_ids": [] if gold is None else [str(g) for g in gold],
+        "gold_texts": item.item.reference_contexts or [],
+        "retrieval_failed": retrieval_failed,
         "error": None if item.error is None else item.error.model_dump(),
-        "scores": scores,
+        "scores": _scores_data(item, prompts, header),
     }
 
 
@@ -234,20 +139,30 @@ def _comparison(
     )
 
 
-def render_report(
-    items: Sequence[ItemResult],
-    *,
-    summary: RunSummary | None = None,
-    baseline: Sequence[ItemResult] | None = None,
-    scales: dict[str, float] | None = None,
-    title: str = "scorekit report",
-    prompts: bool = True,
-) -> str:
-    """The report of ``items`` (and, with ``baseline``, the comparison) as one HTML page."""
-    scorer_ids = list(dict.fromkeys(sid for item in items for sid in item.scorer_results))
-    if summary is None:
-        summary = summarize(items, scorer_ids, 0.0)
-    scales = scales or {}
+def _banner(summary: RunSummary, header: RunHeader | None) -> str:
+    """Pass or fail at the top of the page, one line per threshold."""
+    checked = gates(summary, header)
+    if not checked:
+        return ""
+    failed = [g for g in checked if not g.passed]
+    lines = "".join(
+        f"<li>{'✔' if g.passed else '✘'} {html.escape(g.scorer)}: threshold {g.threshold:g}, "
+        f"mean {'–' if g.mean is None else f'{g.mean:.3f}'}"
+        f"{'' if g.passed else ' — ' + html.escape(g.why)}</li>"
+        for g in checked
+    )
+    verdict = (
+        f"FAILED: {len(failed)} of {len(checked)} thresholds"
+        if failed
+        else f"PASSED: all {len(checked)} thresholds"
+    )
+    return (
+        f"<div id='banner' class='banner {'fail' if failed else 'pass'}'><b>{verdict}</b>"
+        f"<ul>{lines}</ul></div>"
+    )
+
+
+def _hists(items: Sequence[ItemResult], summary: RunSummary, scales: dict[str, float]) -> str:
     hists = []
     for sid in summary.scorers:
         values = [
@@ -260,29 +175,60 @@ def render_report(
             f"<div class='hist'><b>{html.escape(sid)}</b> <span class='muted'>({len(values)} "
             f"scored)</span><br>{_histogram(values, scale)}</div>"
         )
-    data = {"scorers": list(summary.scorers), "items": [_item_data(i, prompts) for i in items]}
-    payload = json.dumps(data, default=json_fallback, ensure_ascii=False).translate(_JSON_IN_HTML)
+    return "".join(hists)
+
+
+def render_report(
+    items: Sequence[ItemResult],
+    *,
+    summary: RunSummary | None = None,
+    baseline: Sequence[ItemResult] | None = None,
+    scales: dict[str, float] | None = None,
+    title: str = "scorekit report",
+    prompts: bool = True,
+    header: RunHeader | None = None,
+) -> str:
+    """The report of ``items`` (and, with ``baseline``, the comparison) as one HTML page:
+    a pass/fail banner from ``header``'s thresholds, the summary, histograms, an items
+    table with every scorer as a column, and an item view drawn in the browser."""
+    scorer_ids = list(dict.fromkeys(sid for item in items for sid in item.scorer_results))
+    if summary is None:
+        summary = summarize(items, scorer_ids, 0.0)
+    if header is None:
+        header = getattr(items, "header", None)
+    scales = {**(recorded_scales(items) or {}), **(scales or {})}
+    if header is not None:
+        scales.update({sid: d.scale for sid, d in header.scorers.items()})
+    data: dict[str, Any] = {
+        "scorers": list(summary.scorers),
+        "scales": scales,
+        "items": [_item_data(i, prompts, header) for i in items],
+    }
     comparison = ""
     if baseline is not None:
+        old_header = getattr(baseline, "header", None)
+        data["baseline"] = [_item_data(i, False, old_header) for i in baseline]
         comparison = _comparison(compare_items(baseline, items, resamples=2000), baseline, items)
+    payload = json.dumps(data, default=json_fallback, ensure_ascii=False).translate(_JSON_IN_HTML)
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
-        f"<h1>{html.escape(title)}</h1><h2>Summary</h2>{summary_html(summary)}"
-        f"<h2>Score distributions</h2><div class='hists'>{''.join(hists)}</div>{comparison}"
+        f"<title>{html.escape(title)}</title><style>{_asset('report.css')}</style></head><body>"
+        f"<h1>{html.escape(title)}</h1>{_banner(summary, header)}"
+        f"<h2>Summary</h2>{summary_html(summary)}"
+        f"<h2>Score distributions</h2><div class='hists'>{_hists(items, summary, scales)}</div>"
+        f"{comparison}"
         "<h2>Items</h2><div class='controls'>scorer <select id='f-scorer'></select>"
-        "status <select id='f-status'><option value=''>any</option><option>scored</option>"
-        "<option>skipped</option><option>error</option></select>"
+        "status <select id='f-status'><option value=''>any</option><option>failed</option>"
+        "<option>passed</option><option>scored</option><option>skipped</option>"
+        "<option>error</option></select>"
         "score ≥ <input id='f-min' size='4'> ≤ <input id='f-max' size='4'>"
-        "search <input id='f-text' size='16'>"
+        "search <input id='f-text' size='20' placeholder='question, answer, reasons, metadata'>"
         "<button id='prev'>‹</button><span id='page-info'></span><button id='next'>›</button></div>"
-        "<table id='items'><thead><tr><th class='sort' data-key='id'>id</th><th>input</th>"
-        "<th class='sort' data-key='score'>score</th><th class='sort' data-key='status'>status</th>"
-        "<th>reason</th></tr></thead><tbody id='items-body'></tbody></table>"
+        "<table id='items'><thead id='items-head'></thead><tbody id='items-body'></tbody></table>"
         "<div id='view'><p class='muted'>Click an item to see its question, chunks, claims, "
         "verdicts, prompts and errors.</p></div>"
         f"<script type='application/json' id='report-data'>{payload}</script>"
-        f"<script>{_JS}</script></body></html>"
+        f"<script>{_asset('report.js')}</script></body></html>"
     )
 
 

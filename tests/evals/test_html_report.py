@@ -25,7 +25,7 @@ needs_browser = pytest.mark.skipif(
     BROWSER is None, reason="headless Chromium not installed (apt-get install -y chromium)"
 )
 
-ROW = re.compile(r'<tr class="item-row" data-id="(?!\$)')
+ROW = re.compile(r'<tr class="item-row[^"]*" data-id="(?!\$)')
 ITEMS = [
     {
         "id": f"q{i}",
@@ -174,3 +174,103 @@ def test_data_that_looks_like_markup_cannot_stop_the_pages_script(tmp_path):
     assert "Uncaught" not in log
     assert len(ROW.findall(dom)) == len(XSS)
     assert "&lt;!--&lt;script&gt;" in dom[dom.index('id="view"') :]  # shown as text
+
+
+def _view(dom: str) -> str:
+    """The item view's part of the DOM (not the data block after it)."""
+    start = dom.index('id="view"')
+    return dom[start : dom.index("<script", start)]
+
+
+def _with_script(page: Path, script: str) -> Path:
+    """A copy of ``page`` that runs ``script`` once the report is ready (the test's own
+    stand-in for a user clicking and editing the address bar)."""
+    copy = page.with_name(page.stem + "-driven.html")
+    copy.write_text(page.read_text().replace("</body>", f"<script>{script}</script></body>"))
+    return copy
+
+
+@pytest.fixture(scope="module")
+def gated(tmp_path_factory):
+    """A run that failed its threshold, with item bars, metadata, gold ids, a failed
+    retrieval and a baseline."""
+    folder = tmp_path_factory.mktemp("gated")
+    rows = [
+        {**row, "metadata": {"topic": f"physics-{i}"}, "reference_context_ids": ["a"]}
+        for i, row in enumerate(ITEMS)
+    ]
+    with FakeLLMServer() as server:
+        scorers = [create_context_recall_scorer(server.judge()), create_id_context_recall_scorer()]
+        options = {
+            "thresholds": {"context-recall": 0.9},
+            "item_thresholds": {"context-recall": 0.75, "id-context-recall": 1.0},
+        }
+        base = run_evals(rows[:4], scorers, target, **options)
+        cand = run_evals(rows, scorers, target, results_path=folder / "cand.jsonl", **options)
+    return folder, base, cand
+
+
+@needs_browser
+def test_the_report_says_which_items_failed_and_why(gated, tmp_path):
+    folder, base, cand = gated
+    assert cand.passed is False  # recall: half the claims of each item are in the chunks
+    page = cand.to_html(folder / "gated.html", baseline=base)
+    dom, log = load(page)
+    assert "Uncaught" not in log and "data-errors" not in dom
+    banner = dom[dom.index('id="banner"') : dom.index("</div>", dom.index('id="banner"'))]
+    assert "FAILED: 1 of 1 thresholds" in banner and "context-recall: threshold 0.9" in banner
+    assert "mean 0.500 &lt; 0.9" in banner
+    start = dom.index('id="items-head"')
+    head = dom[start : dom.index("</thead>", start)]
+    assert head.count('class="sort"') == 1 + 2 * 2  # id, each scorer and its change
+    assert "Δ context-recall" in head
+    assert dom.count('class="badge st-failed"') == 4  # recall 0.5 < 0.75 on q0..q3
+    assert dom.count('class="badge st-passed"') == 4  # id recall 1.0 on q0..q3
+    assert 'class="score band-mid"' in dom and 'class="score band-hi"' in dom
+    # the file read back gives the same banner
+    assert main(["report", str(folder / "cand.jsonl"), "-o", str(tmp_path / "file.html")]) == 0
+    assert "FAILED: 1 of 1 thresholds" in (tmp_path / "file.html").read_text()
+
+
+@needs_browser
+def test_filters_and_the_item_view_follow_the_url(gated):
+    folder, base, cand = gated
+    page = cand.to_html(folder / "url.html", baseline=base)
+    dom, _ = load(page, "#q=sailing&status=failed&scorer=context-recall")
+    assert len(ROW.findall(dom)) == 4  # ground truth searched, failed recall only
+    dom, _ = load(page, "#q=physics-2")  # metadata searched
+    assert len(ROW.findall(dom)) == 1
+    dom, _ = load(page, "#item=q1")
+    view = _view(dom)
+    assert "physics-1" in view and "Gold chunk ids" in view and 'class="badge gold"' in view
+    assert view.count("<b>this run</b>") == 2 and view.count("<b>baseline</b>") == 2
+    failed, _ = load(page, "#item=q4")
+    view = _view(failed)
+    assert "The retrieval failed" in view and "Einstein was born in Ulm in 1879." not in view
+    driven = _with_script(
+        page,
+        "document.querySelector('tr.item-row[data-id=\"q2\"]').click();"
+        "document.body.dataset.afterClick = location.hash;"
+        "location.hash = 'item=q3';"
+        "window.addEventListener('hashchange', () => { document.body.dataset.afterHash ="
+        " document.querySelector('#view h2').textContent; });",
+    )
+    dom, log = load(driven)
+    assert 'data-after-click="#item=q2"' in dom and 'data-after-hash="Item q3"' in dom
+    assert "Uncaught" not in log
+
+
+@needs_browser
+def test_a_screenshot_of_the_report(gated, tmp_path):
+    folder, base, cand = gated
+    page = cand.to_html(folder / "shot.html", baseline=base)
+    shot = tmp_path / "report.png"  # kept with the test's artifacts
+    assert BROWSER is not None
+    proc = subprocess.run(
+        [BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+         f"--screenshot={shot}", "--window-size=1280,900", "--virtual-time-budget=5000",
+         page.resolve().as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
