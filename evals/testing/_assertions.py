@@ -17,6 +17,7 @@ def _check(
     max_score: float | None,
     allow_skipped: bool,
 ) -> ScoreResult:
+    __tracebackhide__ = True  # pytest shows the message, not scorekit's source
     problems = []
     if result.status == "error":
         problems.append(f"the scorer failed: {result.error}")
@@ -54,6 +55,7 @@ async def aassert_score(
     **run_fields: Any,
 ) -> ScoreResult:
     """Async `assert_score`."""
+    __tracebackhide__ = True
     run = ScorerRun(**run_fields)
     return _check(await scorer.arun(run), run, min_score, max_score, allow_skipped)
 
@@ -96,5 +98,6 @@ def assert_score(
     Raises:
         AssertionError: When it does not, or the scorer failed.
     """
+    __tracebackhide__ = True
     run = ScorerRun(**run_fields)
     return _check(run_sync(scorer.arun, run), run, min_score, max_score, allow_skipped)

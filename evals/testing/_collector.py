@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
@@ -63,6 +63,29 @@ class Collector:
                 f"{fmt(max(scores) if scores else None):>6}"
             )
         return "\n".join(lines)
+
+    def by_test(self) -> str:
+        """Each assertion, grouped by test id (the tests' order of first record)."""
+        by_test: dict[str, list[Recorded]] = {}
+        for record in self.records:
+            by_test.setdefault(record.test, []).append(record)
+        width = max(len(record.scorer_id) for record in self.records)
+        lines = []
+        for test, records in by_test.items():
+            lines.append(test or "(outside a test)")
+            for r in records:
+                shown = f"{r.score:.3f}" if r.status == "scored" else r.status
+                verdict = "passed" if r.passed else "FAILED"
+                lines.append(f"  {r.scorer_id:<{width}}  {shown:>7}  {verdict}")
+        return "\n".join(lines)
+
+    def dump(self) -> str:
+        """The records as JSON (what a pytest-xdist worker sends its controller)."""
+        return json.dumps([asdict(record) for record in self.records], default=str)
+
+    def load(self, text: str) -> None:
+        """Add the records a worker sent (see `dump`)."""
+        self.records.extend(Recorded(**data) for data in json.loads(text))
 
     def write(self, path: str) -> None:
         """A results file (`run_evals`' format, one line per assertion) for

@@ -40,11 +40,25 @@ def pytest_runtest_setup(item: Any) -> None:
     COLLECTOR.current_test = item.nodeid
 
 
+def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # a pytest-xdist worker: hand the records over
+        workeroutput["scorekit"] = COLLECTOR.dump()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """pytest-xdist's controller: take in a finished worker's records."""
+    COLLECTOR.load(getattr(node, "workeroutput", {}).get("scorekit", "[]"))
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: Any) -> None:
-    if not COLLECTOR.records:
+    if not COLLECTOR.records or getattr(config, "workeroutput", None) is not None:
         return
     terminalreporter.write_sep("-", "scorekit scores")
     terminalreporter.write_line(COLLECTOR.table())
+    terminalreporter.write_line("")
+    terminalreporter.write_line(COLLECTOR.by_test())
     path = config.getoption("--scorekit-results", default=None)
     if path:
         COLLECTOR.write(path)

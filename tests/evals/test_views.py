@@ -201,3 +201,58 @@ def test_a_notebook_gets_a_tqdm_bar_whose_rate_starts_after_the_first_item(monke
         bar.advance()
     assert bar._widget.n == 3 and bar._widget.total == 3
     bar.close()
+
+
+SEVEN = """
+import pytest
+from evals.testing import assert_score
+from scorers import create_id_context_recall_scorer
+
+recall = create_id_context_recall_scorer()
+
+@pytest.mark.scorekit
+@pytest.mark.parametrize("n", range(5))
+def test_many(n):
+    assert_score(recall, min_score=0.5, context=[{"id": "1", "text": "a"}], reference_context_ids=["1"])
+
+def test_two():
+    assert_score(recall, min_score=0.5, context=[{"id": "1", "text": "a"}], reference_context_ids=["1"])
+    assert_score(recall, min_score=0.9, context=[{"id": "1", "text": "a"}], reference_context_ids=["1", "2"])
+"""
+
+
+def _pytest(tmp_path, *flags: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", *flags],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=180,
+    )
+
+
+def test_xdist_workers_records_reach_the_table_and_the_results_file(tmp_path):
+    """Issue 27: with -n 2, 5 of 7 and 4 of 7 records were kept in two runs."""
+    pytest.importorskip("xdist")
+    (tmp_path / "test_seven.py").write_text(SEVEN)
+    results = tmp_path / "scores.jsonl"
+    proc = _pytest(tmp_path, "-n", "2", "test_seven.py", "--scorekit-results", str(results))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    row = next(line for line in proc.stdout.splitlines() if line.startswith("id-context-recall"))
+    assert row.split()[1:3] == ["7", "6"]  # asserts, passed
+    assert len(results.read_text().splitlines()) == 7
+    assert "test_seven.py::test_two\n" in proc.stdout
+    assert "FAILED" in proc.stdout.split("test_seven.py::test_two\n", 1)[1].splitlines()[1]
+    marked = _pytest(tmp_path, "-n", "2", "-m", "scorekit", "test_seven.py")
+    assert marked.returncode == 0 and "5 passed" in marked.stdout
+    row = next(line for line in marked.stdout.splitlines() if line.startswith("id-context-recall"))
+    assert row.split()[1:3] == ["5", "5"]
+
+
+def test_a_failing_assert_score_shows_its_message_not_scorekits_source(tmp_path):
+    (tmp_path / "test_suite.py").write_text(textwrap.dedent(SUITE))
+    proc = _pytest(tmp_path, "test_suite.py")
+    failure = proc.stdout.split("test_bad", 1)[1]
+    assert "id-context-recall: score 0.5 < min_score 0.9" in failure
+    assert "problems.append" not in failure and "def _check" not in failure
+    assert "run_sync" not in failure  # before: ~35 lines of scorekit's source
