@@ -16,6 +16,7 @@ from ._gate import Gate, gates, item_status
 from ._header import RunHeader, differences
 from ._items import ErrorRecord, ItemResult, run_errors
 from ._stats import RunSummary, format_table, summary_html
+from ._views import ResultList
 
 
 class EvalResult(BaseModel):
@@ -92,7 +93,6 @@ class EvalResult(BaseModel):
             The path written.
         """
         from ._html import render_report, write_report
-        from ._views import ResultList
 
         base: list[ItemResult] | None = None
         if isinstance(baseline, EvalResult):
@@ -134,7 +134,7 @@ class EvalResult(BaseModel):
         return format_table(self.summary, self.thresholds, self.failed_thresholds, self.min_scored)
 
 
-def read_results(path: str | os.PathLike[str]) -> list[ItemResult]:
+def read_results(path: str | os.PathLike[str]) -> ResultList:
     """The `ItemResult`s of a results file written by `run_evals` (``results_path``), as a
     list with a ``to_pandas()`` method (see `EvalResult.to_pandas`).
 
@@ -149,7 +149,6 @@ def read_results(path: str | os.PathLike[str]) -> list[ItemResult]:
         raise ConfigError(f"results file {file} does not exist")
     if file.is_dir():
         raise ConfigError(f"results file {file} is a directory")
-    from ._views import ResultList
 
     found, _, header = read_file(file)
     results = ResultList(found.values())

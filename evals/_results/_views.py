@@ -10,6 +10,7 @@ from scorers import ConfigError
 if TYPE_CHECKING:
     import pandas
 
+    from ._gate import Gate
     from ._header import RunHeader
     from ._items import ItemResult
 
@@ -139,6 +140,14 @@ class ResultList(list):  # type: ignore[type-arg]
     file's `header` (None for a file written before headers)."""
 
     header: RunHeader | None = None
+
+    def gates(self) -> list[Gate]:
+        """The run's thresholds (from the header) against these items' means."""
+        from ._gate import gates
+        from ._summary import summarize
+
+        scorer_ids = list(dict.fromkeys(sid for item in self for sid in item.scorer_results))
+        return gates(summarize(self, scorer_ids, 0.0), self.header)
 
     def to_pandas(self, wide: bool = False) -> pandas.DataFrame:
         """One row per item × scorer, or per item with ``wide=True``; see

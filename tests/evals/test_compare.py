@@ -133,3 +133,18 @@ def test_another_judge_is_compared_with_a_warning(tmp_path, capsys):
     assert main(["compare", str(base), str(cand)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("warning: the runs differ in context-recall: judge openai/small vs")
+
+
+def test_compare_reports_the_candidates_thresholds_from_its_file(tmp_path, capsys):
+    base, cand = tmp_path / "base.jsonl", tmp_path / "cand.jsonl"
+    recall = create_id_context_recall_scorer()
+    run_evals(DATA, [recall], retriever(BASE), results_path=base)
+    gate = {"id-context-recall": 0.8}
+    run_evals(DATA, [recall], retriever(CAND), results_path=cand, thresholds=gate)
+    assert [g.passed for g in read_results(cand).gates()] == [False]  # mean 0.7
+    assert main(["compare", str(base), str(cand)]) == 0
+    out = capsys.readouterr().out
+    assert "candidate threshold id-context-recall >= 0.8: FAILED (mean 0.700 < 0.8)" in out
+    assert main(["compare", str(base), str(cand), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["candidate_gates"][0]["why"] == "mean 0.700 < 0.8"
