@@ -9,7 +9,7 @@ from typing import Any
 import anyio
 from pydantic import BaseModel, ConfigDict
 
-from scorers import Chunk, ConfigError
+from scorers import Chunk, ConfigError, framework_answer, framework_chunks
 from scorers._runtime import to_chunks
 
 from ._results import TargetResult
@@ -33,6 +33,10 @@ class TargetOutput(BaseModel):
 
 
 def as_target_result(value: Any) -> TargetResult:
+    chunks = None if isinstance(value, (str, TargetOutput)) else framework_chunks(value)
+    if chunks is not None:  # a framework's result: its answer and its retrieved chunks
+        answer = framework_answer(value)
+        return TargetResult(output=value if answer is None else answer, context=chunks)
     if isinstance(value, TargetOutput):
         return TargetResult(output=value.output, context=value.context)
     if isinstance(value, Mapping) and "output" in value and set(value) <= {"output", "context"}:
@@ -55,8 +59,17 @@ def target_caller(target: Any) -> Callable[[Any], Awaitable[Any]] | None:
             return await target.agenerate(value, run_scorers=False)
 
         return call_agent
+    for asynchronous, synchronous in (("ainvoke", "invoke"), ("aquery", "query")):
+        # a LangChain Runnable (or LangGraph graph), a LlamaIndex query engine
+        if callable(getattr(target, asynchronous, None)):
+            return _awaiting(getattr(target, asynchronous))
+        if callable(getattr(target, synchronous, None)) and not callable(target):
+            return _in_thread(getattr(target, synchronous))
     if not callable(target):
-        raise ConfigError(f"target must be an Agent or a callable, got {type(target).__name__}")
+        raise ConfigError(
+            "target must be an Agent, a callable, a LangChain Runnable or a LlamaIndex query "
+            f"engine, got {type(target).__name__}"
+        )
     if inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(
         getattr(target, "__call__", None)  # noqa: B004
     ):
@@ -66,8 +79,19 @@ def target_caller(target: Any) -> Callable[[Any], Awaitable[Any]] | None:
 
         return call_async
 
+    return _in_thread(target)
+
+
+def _awaiting(method: Callable[[Any], Awaitable[Any]]) -> Callable[[Any], Awaitable[Any]]:
+    async def call_method(value: Any) -> Any:
+        return await method(value)
+
+    return call_method
+
+
+def _in_thread(fn: Callable[[Any], Any]) -> Callable[[Any], Awaitable[Any]]:
     async def call_sync(value: Any) -> Any:
-        outcome = await anyio.to_thread.run_sync(target, value)
+        outcome = await anyio.to_thread.run_sync(fn, value)
         if inspect.isawaitable(outcome):
             outcome = await outcome
         return outcome

@@ -24,6 +24,7 @@ from ._errors import (
     JudgeSetupError,
     ScorekitError,
 )
+from ._frameworks import framework_answer, framework_chunks
 from ._messages import ToolResult, final_text, is_agent_shaped, tool_results
 from ._model._cache import JudgeCache, default_cache_dir
 from ._model._completion import Completion, ModelRequest, ToolCall, Transport, TransportError
@@ -120,6 +121,8 @@ __all__ = [
     "default_cache_dir",
     "evaluate_ranking",
     "final_text",
+    "framework_answer",
+    "framework_chunks",
     "get_context_extractor",
     "holm",
     "is_agent_shaped",

@@ -111,6 +111,25 @@ def tool_results_extractor(*tool_names: str) -> ContextExtractor:
 register_context_extractor("tool_results", tool_results_extractor())
 
 
+def auto_extractor(input: Any, output: Any) -> list[Chunk]:
+    """The chunks of whatever the run holds, picked by shape: a framework's objects
+    (LangChain, LangGraph, LlamaIndex, Haystack, the OpenAI Responses API and Agents SDK,
+    PydanticAI; see `scorers._frameworks`) or a chat history's tool results, in the
+    output first, then the input; none otherwise."""
+    from ._frameworks import framework_chunks
+
+    for value in (output, input):
+        found = framework_chunks(value)
+        if found is not None:
+            return found
+        if is_agent_shaped(value):
+            return tool_results_extractor()(input, value)
+    return []
+
+
+register_context_extractor("auto", auto_extractor)
+
+
 class ContextOptions(BaseModel):
     """Options shared by every scorer that reads retrieved context.
 

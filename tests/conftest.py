@@ -48,5 +48,7 @@ def anyio_backend() -> str:
 def shared_data() -> Path:
     """``../shared/data`` (real labelled data sets); skips when absent."""
     if not SHARED_DATA.is_dir():
-        pytest.skip(f"../shared/data is absent ({SHARED_DATA}): this test reads real labelled data from it")
+        pytest.skip(
+            f"../shared/data is absent ({SHARED_DATA}): this test reads real labelled data from it"
+        )
     return SHARED_DATA

@@ -34,8 +34,33 @@ def _env() -> dict[str, str]:
     return env
 
 
+OPTIONAL = {
+    "langchain_core": "frameworks",
+    "llama_index": "frameworks",
+    "haystack": "frameworks",
+    "agents": "frameworks",
+    "pydantic_ai": "frameworks",
+    "pandas": "pandas",
+    "pyarrow": "parquet",
+    "ray": "ray",
+}
+"""Modules of optional extras: a block that imports one that is missing is skipped."""
+
+
+def _missing_extra(code: str) -> str | None:
+    import importlib.util
+
+    for module in re.findall(r"^(?:from|import) ([\w]+)", code, re.M):
+        if module in OPTIONAL and importlib.util.find_spec(module) is None:
+            return f"{module} is not installed: pip install 'scorekit[{OPTIONAL[module]}]'"
+    return None
+
+
 @pytest.mark.parametrize(("where", "kind", "code"), blocks(), ids=[b[0] for b in blocks()])
 def test_the_block_runs_as_written(where: str, kind: str, code: str, tmp_path: Path) -> None:
+    missing = _missing_extra(code) if kind == "python" else None
+    if missing:
+        pytest.skip(missing)
     command = (
         [sys.executable, "-c", code]
         if kind == "python"
