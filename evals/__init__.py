@@ -15,7 +15,9 @@ _EXPORTS: dict[str, str] = {
     "DatasetError": "scorers",
     "Agent": "._agents._agent",
     "InMemoryScoreStore": "._agents._store",
-    "Sampling": "._agents._agent",
+    "Sampling": "._agents._attached",
+    "ScoredAgent": "._agents._scored",
+    "scored": "._agents._scored",
     "ScoreRecord": "._agents._store",
     "ScoreStore": "._agents._store",
     "SqliteScoreStore": "._agents._store",
@@ -58,7 +60,9 @@ _EXPORTS: dict[str, str] = {
 if TYPE_CHECKING:
     from scorers import AgentOutput, DatasetError
 
-    from ._agents._agent import Agent, Sampling
+    from ._agents._agent import Agent
+    from ._agents._attached import Sampling
+    from ._agents._scored import ScoredAgent, scored
     from ._agents._store import InMemoryScoreStore, ScoreRecord, ScoreStore, SqliteScoreStore
     from ._agents._tools import Tool
     from ._calibrate import Calibration, acalibrate, calibrate, calibration_table
@@ -114,6 +118,7 @@ __all__ = [
     "Sampling",
     "ScoreRecord",
     "ScoreStore",
+    "ScoredAgent",
     "ScorerDefinition",
     "ScorerDelta",
     "ScorerSummary",
@@ -134,5 +139,6 @@ __all__ = [
     "merge_results",
     "read_results",
     "run_evals",
+    "scored",
     "summarize",
 ]

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import inspect
 import json
-import random
-import sys
-import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import anyio
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scorers import (
     AgentOutput,
@@ -20,38 +15,16 @@ from scorers import (
     Judge,
     JudgeCall,
     Scorer,
-    ScorerRun,
     ToolCall,
     final_text,
 )
-from scorers._runtime import run_sync, score_detached
+from scorers._runtime import run_sync
 
-from .._options import scorer_map
-from ._live import LiveScoring
-from ._store import InMemoryScoreStore, ScoreRecord, ScoreStore
+from ._attached import AttachedScorers, OnScore, attachments
+from ._store import ScoreStore
 from ._tools import Tool
 
-
-class Sampling(BaseModel):
-    """How often an attached scorer runs: ``{"type": "ratio", "rate": 0.25}``."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    type: Literal["ratio", "none"] = "ratio"
-    rate: float = Field(default=1.0, ge=0.0, le=1.0)
-
-
-class _Attachment(BaseModel):
-    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
-
-    scorer: Scorer
-    sampling: Sampling = Field(default_factory=Sampling)
-
-
 # --- tools ------------------------------------------------------------------------------
-
-
-OnScore = Callable[[ScoreRecord], "Awaitable[None] | None"]
 
 
 def _assistant_message(completion: Completion) -> dict[str, Any]:
@@ -107,30 +80,12 @@ class Agent:
         )
         self.instructions = instructions
         self.tools = {tool.name: tool for tool in (Tool(fn) for fn in tools)}
-        self.scorers: dict[str, _Attachment] = {}
-        keyed: Mapping[str, Any] = {}
-        if isinstance(scorers, Mapping):
-            keyed = scorers
-        elif scorers:  # a list: keyed by each scorer's id
-            keyed = scorer_map(scorers)
-        for key, value in keyed.items():
-            try:
-                attachment = (
-                    _Attachment(scorer=value)
-                    if isinstance(value, Scorer)
-                    else _Attachment.model_validate(value)
-                )
-            except ValidationError as exc:
-                raise ConfigError(
-                    f"scorer {key!r}: expected a Scorer or {{'scorer': s, 'sampling': "
-                    f"{{'type': 'ratio', 'rate': r}}}}: {exc}"
-                ) from None
-            self.scorers[key] = attachment
+        self._attached = AttachedScorers(name, attachments(scorers), on_score, score_store)
+        self.scorers = self._attached.scorers
         self.on_score = on_score
-        self.score_store: ScoreStore = score_store or InMemoryScoreStore()
+        self.score_store: ScoreStore = self._attached.score_store
         self.max_steps = max_steps
-        self._live = LiveScoring()
-        self._random = random.Random()
+        self._live = self._attached.live
 
     def __repr__(self) -> str:
         return f"Agent(name={self.name!r}, model={self.judge.model!r}, tools={list(self.tools)})"
@@ -208,38 +163,7 @@ class Agent:
         return run_sync(self.agenerate, input, run_scorers=run_scorers)
 
     def _start_scorers(self, input: Any, output: AgentOutput) -> None:
-        run_id = f"{self.name}-{time.time_ns()}"
-        for key, attachment in self.scorers.items():
-            sampling = attachment.sampling
-            if sampling.type == "none" or self._random.random() >= sampling.rate:
-                continue
-            self._live.submit(self._score, key, attachment.scorer, input, output, run_id)
-
-    async def _score(
-        self, key: str, scorer: Scorer, input: Any, output: AgentOutput, run_id: str
-    ) -> None:
-        # runs after the caller's answer: its calls are not the caller's
-        result = await score_detached(scorer, ScorerRun(input=input, output=output, run_id=run_id))
-        record = ScoreRecord(
-            agent=self.name,
-            scorer_key=key,
-            scorer_id=scorer.id,
-            run_id=run_id,
-            input=input,
-            output=output.text,
-            score=result.score,
-            reason=result.reason,
-            status=result.status,
-            error=result.error,
-        )
-        self.score_store.save(record)
-        if self.on_score is not None:
-            try:
-                outcome = self.on_score(record)
-                if inspect.isawaitable(outcome):
-                    await outcome
-            except Exception as exc:  # a background callback has nobody to raise to
-                print(f"scorekit: on_score callback failed: {exc!r}", file=sys.stderr)
+        self._attached.start(input, output)
 
     async def aflush_scores(self) -> None:
         """Wait until every live scorer started so far has finished."""
