@@ -43,6 +43,7 @@ OPTIONAL = {
     "pandas": "pandas",
     "pyarrow": "parquet",
     "ray": "ray",
+    "opentelemetry": "dev",
 }
 """Modules of optional extras: a block that imports one that is missing is skipped."""
 

@@ -25,6 +25,7 @@ from .._model._judge import as_judge
 from .._model._limits import Budget, run_budget, run_cap
 from .._steps import PromptStep
 from .._tasks import map_bounded, task_group
+from .._telemetry import record_score, span, tracer
 from .._types import JudgeCall, ScoreResult, ScorerRun
 from ._admission import Admission
 from ._execute import error_result, score_inline, score_one
@@ -121,10 +122,12 @@ async def score_many(
     limiter = None if model_concurrency is None else anyio.CapacityLimiter(model_concurrency)
     budget = None if max_cost is None else Budget(max_cost)
     admission = None if budget is None else Admission(budget)
+    attributes = {"scorekit.jobs": len(jobs), "scorekit.scorers": [s.id for s in scorers.values()]}
     with (
         run_cap(limiter) if limiter is not None else nullcontext(),
         run_budget(budget) if budget is not None else nullcontext(),
         gc_mode,
+        span("scorekit.run", attributes),
     ):
         if inline:
             await _in_blocks(scorers, fast, jobs, on_scored, timeout, raise_errors)
@@ -167,6 +170,8 @@ async def _in_blocks(
     for start in range(0, len(jobs), BLOCK):
         block = jobs[start : start + BLOCK]
         found = score_block(fast, [job.run for job in block])  # type: ignore[misc]
+        if tracer() is not None:  # spans after the fact: the block was scored at once
+            _trace_block(block, found)
         for job, done in zip(block, found, strict=True):
             if job.only is not None:
                 done = {key: result for key, result in done.items() if key in job.only}
@@ -195,7 +200,7 @@ async def _score_job(
     to_run = {key: scorer for key, scorer in wanted.items() if key not in results}
     timed_out = False
     prepared: list[JudgeCall] = []
-    with record_calls() as calls:
+    with record_calls() as calls, span("scorekit.item", _item_attributes(job)):
         try:
             with anyio.fail_after(timeout) if timeout is not None else nullcontext():
                 run = job.run
@@ -230,6 +235,8 @@ async def _score_run(
                 if not isinstance(outcome, ScoreResult):
                     outcome = await outcome
                 results[key] = outcome
+                with span("scorekit.score", {"scorekit.scorer.id": scorer.id}) as sp:
+                    record_score(sp, outcome)
             else:
                 results[key] = await score_one(scorer, run)
         except JudgeSetupError:
@@ -247,6 +254,20 @@ async def _score_run(
         async with task_group() as tg:
             for key in concurrent:
                 tg.start_soon(score, key, scorers[key])
+
+
+def _item_attributes(job: Job) -> dict[str, Any]:
+    key = job.key  # run_evals' jobs hold their item; others their index
+    item_id = getattr(getattr(key, "item", None), "id", key)
+    return {"scorekit.item.id": item_id} if isinstance(item_id, (str, int)) else {}
+
+
+def _trace_block(block: Sequence[Job], found: Sequence[dict[str, ScoreResult]]) -> None:
+    for job, done in zip(block, found, strict=True):
+        with span("scorekit.item", _item_attributes(job)):
+            for result in done.values():
+                with span("scorekit.score", {"scorekit.scorer.id": result.scorer_id}) as sp:
+                    record_score(sp, result)
 
 
 def _ordered(

@@ -12,6 +12,7 @@ import contextlib
 from collections.abc import Iterator
 from contextvars import ContextVar
 
+from .._telemetry import judge_call
 from .._types import JudgeCall
 
 _logs: ContextVar[tuple[list[JudgeCall], ...]] = ContextVar("scorekit_call_logs", default=())
@@ -40,9 +41,10 @@ def detached_calls() -> Iterator[None]:
 
 
 def note_call(call: JudgeCall) -> None:
-    """Add ``call`` to every open log."""
+    """Add ``call`` to every open log (and, when tracing is on, make it a span)."""
     for log in _logs.get():
         log.append(call)
+    judge_call(call)
 
 
 def attach_calls(exc: BaseException, calls: list[JudgeCall]) -> None:

@@ -268,6 +268,9 @@ class Judge:
                 completion = await send_with_retries(
                     self.transport, request, self._policy, self._own_limits, attempts
                 )
+                call.prompt_tokens = completion.prompt_tokens  # before note_call's span
+                call.completion_tokens = completion.completion_tokens
+                call.cost = completion.cost
             except TransportError as exc:
                 error = api_error(
                     redacted_error(exc, self._redact),
@@ -293,9 +296,6 @@ class Judge:
             clean = self._redact(completion.content)
             if clean != completion.content:
                 completion = completion.model_copy(update={"content": clean})
-        call.prompt_tokens = completion.prompt_tokens
-        call.completion_tokens = completion.completion_tokens
-        call.cost = completion.cost
         call.response = completion.content or ""
         return completion, call
 

@@ -1,0 +1,76 @@
+"""OpenTelemetry spans, only with a configured tracer provider (run in a subprocess: a
+provider is process-global)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+TRACED = """
+import json
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+exporter = InMemorySpanExporter()
+provider = TracerProvider()
+provider.add_span_processor(SimpleSpanProcessor(exporter))
+trace.set_tracer_provider(provider)
+
+from evals import run_evals
+from evals.testing import FakeLLMServer
+from scorers import create_context_recall_scorer, create_id_context_recall_scorer
+
+data = [{"id": "q1", "input": "Where was Einstein born?", "ground_truth": "Einstein was born in Ulm.",
+         "context": [{"id": "d1", "text": "Einstein was born in Ulm."}], "reference_context_ids": ["d1"]}]
+with FakeLLMServer() as server:
+    run_evals(data, [create_context_recall_scorer(server.judge()), create_id_context_recall_scorer()],
+              progress=False)
+run_evals(data, [create_id_context_recall_scorer()], progress=False)  # the inline block path
+spans = exporter.get_finished_spans()
+by_id = {s.context.span_id: s for s in spans}
+print(json.dumps([{"name": s.name, "parent": by_id[s.parent.span_id].name if s.parent else None,
+                   "attributes": dict(s.attributes), "events": [e.name for e in s.events]}
+                  for s in spans], default=str))
+"""
+
+
+def test_runs_items_scorers_and_judge_calls_are_spans():
+    pytest.importorskip("opentelemetry.sdk", reason="pip install opentelemetry-sdk")
+    proc = subprocess.run(
+        [sys.executable, "-c", TRACED], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    spans = json.loads(proc.stdout.strip().splitlines()[-1])
+    names = [(s["name"], s["parent"]) for s in spans]
+    assert names.count(("scorekit.item", "scorekit.run")) == 2
+    assert ("scorekit.run", None) in names
+    chats = [s for s in spans if s["name"] == "chat openai/fake-judge"]
+    assert len(chats) == 2 and all(s["parent"] == "scorekit.score" for s in chats)
+    chat = chats[0]["attributes"]
+    assert chat["gen_ai.operation.name"] == "chat" and chat["gen_ai.usage.input_tokens"] > 0
+    assert chat["gen_ai.request.model"] == "openai/fake-judge"
+    scores = [s for s in spans if s["name"] == "scorekit.score"]
+    recall = next(s for s in scores if s["attributes"]["scorekit.scorer.id"] == "context-recall")
+    assert recall["attributes"]["scorekit.score"] == 1.0 and recall["parent"] == "scorekit.item"
+    assert recall["attributes"]["scorekit.status"] == "scored" and recall["events"] == [
+        "scorekit.reason"
+    ]
+    assert sum(s["attributes"]["scorekit.scorer.id"] == "id-context-recall" for s in scores) == 2
+
+
+def test_without_a_provider_nothing_is_emitted_or_imported():
+    code = (
+        "import sys\n"
+        "import scorers, evals\n"
+        "assert 'opentelemetry' not in sys.modules, 'imported by import scorers'\n"
+        "from scorers._telemetry import tracer\n"
+        "print(tracer())\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "None"
