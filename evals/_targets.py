@@ -65,10 +65,12 @@ def target_caller(target: Any) -> Callable[[Any], Awaitable[Any]] | None:
             return _awaiting(getattr(target, asynchronous))
         if callable(getattr(target, synchronous, None)) and not callable(target):
             return _in_thread(getattr(target, synchronous))
+    if callable(getattr(target, "inputs", None)) and callable(getattr(target, "run", None)):
+        return _in_thread(_haystack_call(target))  # a Haystack Pipeline
     if not callable(target):
         raise ConfigError(
-            "target must be an Agent, a callable, a LangChain Runnable or a LlamaIndex query "
-            f"engine, got {type(target).__name__}"
+            "target must be an Agent, a callable, a LangChain Runnable, a LlamaIndex query "
+            f"engine or a Haystack Pipeline, got {type(target).__name__}"
         )
     if inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(
         getattr(target, "__call__", None)  # noqa: B004
@@ -80,6 +82,31 @@ def target_caller(target: Any) -> Callable[[Any], Awaitable[Any]] | None:
         return call_async
 
     return _in_thread(target)
+
+
+QUESTION_SOCKETS = ("query", "question", "text", "prompt")
+"""A Haystack pipeline's inputs that receive the item's question."""
+
+
+def _haystack_call(pipeline: Any) -> Callable[[Any], Any]:
+    """``question -> pipeline.run(...)``, the question given to every open input named
+    like a question (`QUESTION_SOCKETS`)."""
+    sockets = {
+        component: [name for name in inputs if name in QUESTION_SOCKETS]
+        for component, inputs in pipeline.inputs().items()
+    }
+    if not any(sockets.values()):
+        raise ConfigError(
+            "the Haystack pipeline has no input named query, question, text or prompt; "
+            "pass target=lambda q: pipeline.run({...}) with its inputs"
+        )
+
+    def call(question: Any) -> Any:
+        return pipeline.run(
+            {c: {name: question for name in names} for c, names in sockets.items() if names}
+        )
+
+    return call
 
 
 def _awaiting(method: Callable[[Any], Awaitable[Any]]) -> Callable[[Any], Awaitable[Any]]:

@@ -86,10 +86,31 @@ def final_text(value: Any) -> str:
     return ""
 
 
+def _framework_question(value: Any) -> str | None:
+    """The question inside a framework's objects: a LangChain / LangGraph ``human``
+    message, a PydanticAI ``user-prompt`` part, an Agents SDK result's ``input``."""
+    messages = value.get("messages") if isinstance(value, Mapping) else value
+    if hasattr(value, "all_messages"):
+        messages = value.all_messages()
+    if isinstance(messages, list):
+        for message in reversed(messages):
+            if getattr(message, "type", None) == "human":
+                return str(message.content)
+            for part in reversed(getattr(message, "parts", None) or []):
+                if getattr(part, "part_kind", None) == "user-prompt":
+                    return str(part.content)
+    found = getattr(value, "input", None)
+    return found if isinstance(found, str) and hasattr(value, "new_items") else None
+
+
 def question_text(value: Any) -> str:
-    """The user's question: the last user message of a history, or ``str(value)``."""
+    """The user's question: the last user message of a history, the question inside a
+    framework's objects, or ``str(value)``."""
     history = None if isinstance(value, AgentOutput) else as_history(value)
     if history is None:
+        found = None if isinstance(value, str) or value is None else _framework_question(value)
+        if found is not None:
+            return found
         return "" if value is None else str(value)
     for message in reversed(history):
         if message.get("role") == "user":

@@ -74,3 +74,69 @@ def test_a_llamaindex_query_engine_as_the_target():
     assert sorted(c.id for c in item.context) == ["curie", "paris", "ulm"]
     assert all("score" in c.metadata for c in item.context)
     assert isinstance(item.output, str)
+
+
+def test_a_haystack_pipeline_as_the_target():
+    pytest.importorskip("haystack", reason="pip install 'scorekit[frameworks]'")
+    from haystack import Document, Pipeline
+    from haystack.components.retrievers.in_memory import InMemoryBM25Retriever
+    from haystack.document_stores.in_memory import InMemoryDocumentStore
+
+    store = InMemoryDocumentStore()
+    store.write_documents([Document(content=text, id=doc_id) for doc_id, text in CORPUS.items()])
+    pipeline = Pipeline()
+    pipeline.add_component("retriever", InMemoryBM25Retriever(document_store=store, top_k=2))
+    with FakeLLMServer() as server:
+        result = run_evals(DATA, scorers(server.judge()), target=pipeline, progress=False)
+    assert result.summary.item_errors == 0
+    assert result.scores["id-context-recall"] == 1.0 and result.scores["mrr"] == 1.0
+    assert result.items[0].target_result.context[0].id == "ulm"
+
+
+def test_a_pipeline_without_a_question_input_is_a_clear_error():
+    pytest.importorskip("haystack", reason="pip install 'scorekit[frameworks]'")
+    from haystack import Pipeline
+    from haystack.components.joiners import DocumentJoiner
+
+    from scorers import ConfigError
+
+    pipeline = Pipeline()
+    pipeline.add_component("joiner", DocumentJoiner())
+    with pytest.raises(ConfigError, match="no input named query"):
+        run_evals(DATA, [create_id_context_recall_scorer()], target=pipeline, progress=False)
+
+
+def test_the_judge_sees_the_question_inside_framework_objects():
+    pytest.importorskip("langchain_core", reason="pip install 'scorekit[frameworks]'")
+    import json
+
+    from langchain_core.documents import Document
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    state = {
+        "messages": [
+            HumanMessage("Where was Einstein born?"),
+            ToolMessage(content="1", tool_call_id="c1", artifact=[Document(page_content=CORPUS["ulm"], id="ulm")]),
+            AIMessage("In Ulm."),
+        ]
+    }  # fmt: skip
+    with FakeLLMServer() as server:
+        recall = create_context_recall_scorer(server.judge(), {"context_extractor": "auto"})
+        result = recall.run(input=state, output=state, ground_truth="Einstein was born in Ulm.")
+        sent = json.dumps([r.body for r in server.requests])
+    assert result.score == 1.0
+    assert "Where was Einstein born?" in sent and "HumanMessage" not in sent
+
+
+def test_import_scorers_and_evals_imports_no_framework():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, scorers, evals\n"
+        "frameworks = ('langchain_core', 'llama_index', 'haystack', 'agents', 'pydantic_ai',"
+        " 'opentelemetry')\n"
+        "print([m for m in sys.modules if m.split('.')[0] in frameworks])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "[]", proc.stdout + proc.stderr
