@@ -33,10 +33,6 @@ class TargetOutput(BaseModel):
 
 
 def as_target_result(value: Any) -> TargetResult:
-    chunks = None if isinstance(value, (str, TargetOutput)) else framework_chunks(value)
-    if chunks is not None:  # a framework's result: its answer and its retrieved chunks
-        answer = framework_answer(value)
-        return TargetResult(output=value if answer is None else answer, context=chunks)
     if isinstance(value, TargetOutput):
         return TargetResult(output=value.output, context=value.context)
     if isinstance(value, Mapping) and "output" in value and set(value) <= {"output", "context"}:
@@ -44,6 +40,10 @@ def as_target_result(value: Any) -> TargetResult:
         return TargetResult(
             output=value["output"], context=None if context is None else to_chunks(context)
         )
+    chunks = None if isinstance(value, str) else framework_chunks(value)
+    if chunks is not None:  # a framework's result: its answer and its retrieved chunks
+        answer = framework_answer(value)
+        return TargetResult(output=value if answer is None else answer, context=chunks)
     return TargetResult(output=value)
 
 

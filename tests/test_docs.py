@@ -57,7 +57,10 @@ def _missing_extra(code: str) -> str | None:
     return None
 
 
-@pytest.mark.parametrize(("where", "kind", "code"), blocks(), ids=[b[0] for b in blocks()])
+BLOCKS = blocks()
+
+
+@pytest.mark.parametrize(("where", "kind", "code"), BLOCKS, ids=[b[0] for b in BLOCKS])
 def test_the_block_runs_as_written(where: str, kind: str, code: str, tmp_path: Path) -> None:
     missing = _missing_extra(code) if kind == "python" else None
     if missing:
@@ -74,5 +77,5 @@ def test_the_block_runs_as_written(where: str, kind: str, code: str, tmp_path: P
 
 
 def test_every_page_has_blocks_and_the_readme_stays_short() -> None:
-    assert len(blocks()) >= 20
+    assert len(BLOCKS) >= 20
     assert len((ROOT / "README.md").read_text().splitlines()) <= 620

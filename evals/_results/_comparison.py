@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
+from ._gate import Gate
 from ._stats import fmt, mean_ci
 
 if TYPE_CHECKING:
@@ -62,6 +63,7 @@ class RunComparison(BaseModel):
         seed: Their random seed.
         warnings: What differs between the runs without making them incomparable (a
             shared scorer's judge).
+        candidate_gates: The candidate's thresholds (from its header) against its means.
     """
 
     scorers: dict[str, ScorerDelta] = Field(default_factory=dict)
@@ -70,6 +72,7 @@ class RunComparison(BaseModel):
     resamples: int = 10_000
     seed: int = 0
     warnings: list[str] = Field(default_factory=list)
+    candidate_gates: list[Gate] = Field(default_factory=list)
 
     def __repr__(self) -> str:
         deltas = {

@@ -205,6 +205,10 @@ def compare_runs(
             f"the runs have no scorer in common (baseline: {ids(base) or 'none'}; "
             f"candidate: {ids(cand) or 'none'}); compare runs of the same scorers"
         )
+    if isinstance(candidate, EvalResult):
+        comparison.candidate_gates = candidate.gates()
+    elif isinstance(cand, ResultList):
+        comparison.candidate_gates = cand.gates()
     return comparison
 
 

@@ -35,7 +35,7 @@ def add(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._results import compare_runs, read_results
+    from .._results import compare_runs
 
     for flag, path in (("baseline", args.baseline), ("candidate", args.candidate)):
         if not Path(path).is_file():
@@ -50,16 +50,13 @@ def run(args: argparse.Namespace) -> int:
         for sid, limit in limits.items()
         if sid not in comparison.scorers or (comparison.scorers[sid].delta or 0.0) < -limit
     ]
-    gates = read_results(args.candidate).gates()
     if args.format == "json":
-        report = {**comparison.model_dump(mode="json"), "failed": dropped}
-        report["candidate_gates"] = [g.model_dump(mode="json") for g in gates]
-        print(json.dumps(report, indent=2))
+        print(json.dumps({**comparison.model_dump(mode="json"), "failed": dropped}, indent=2))
     else:
         print(comparison.table())
         for sid in dropped:
             print(f"{sid}: dropped by more than {limits[sid]:g} (or missing)")
-        for gate in gates:
+        for gate in comparison.candidate_gates:
             verdict = "passed" if gate.passed else f"FAILED ({gate.why})"
             print(f"candidate threshold {gate.scorer} >= {gate.threshold:g}: {verdict}")
     return EXIT_THRESHOLD if dropped else EXIT_OK

@@ -126,17 +126,3 @@ def test_the_judge_sees_the_question_inside_framework_objects():
         sent = json.dumps([r.body for r in server.requests])
     assert result.score == 1.0
     assert "Where was Einstein born?" in sent and "HumanMessage" not in sent
-
-
-def test_import_scorers_and_evals_imports_no_framework():
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, scorers, evals\n"
-        "frameworks = ('langchain_core', 'llama_index', 'haystack', 'agents', 'pydantic_ai',"
-        " 'opentelemetry')\n"
-        "print([m for m in sys.modules if m.split('.')[0] in frameworks])\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert proc.stdout.strip() == "[]", proc.stdout + proc.stderr

@@ -63,14 +63,8 @@ def test_runs_items_scorers_and_judge_calls_are_spans():
     assert sum(s["attributes"]["scorekit.scorer.id"] == "id-context-recall" for s in scores) == 2
 
 
-def test_without_a_provider_nothing_is_emitted_or_imported():
-    code = (
-        "import sys\n"
-        "import scorers, evals\n"
-        "assert 'opentelemetry' not in sys.modules, 'imported by import scorers'\n"
-        "from scorers._telemetry import tracer\n"
-        "print(tracer())\n"
-    )
+def test_without_a_provider_nothing_is_emitted():
+    code = "from scorers._telemetry import tracer\nprint(tracer())\n"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "None"
