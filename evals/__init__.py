@@ -32,6 +32,7 @@ _EXPORTS: dict[str, str] = {
     "mean_ci": "._results",
     "EvalResult": "._results",
     "ItemError": "._results",
+    "IgnoredColumnsWarning": "._runner",
     "ItemFailedError": "._runner",
     "ItemResult": "._results",
     "TargetOutput": "._targets",
@@ -88,7 +89,7 @@ if TYPE_CHECKING:
         read_results,
         summarize,
     )
-    from ._runner import ItemFailedError, arun_evals, run_evals
+    from ._runner import IgnoredColumnsWarning, ItemFailedError, arun_evals, run_evals
     from ._shards import merge_results
     from ._targets import TargetOutput
 
@@ -106,6 +107,7 @@ __all__ = [
     "EvalItem",
     "EvalResult",
     "Gate",
+    "IgnoredColumnsWarning",
     "InMemoryScoreStore",
     "ItemError",
     "ItemFailedError",

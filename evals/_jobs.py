@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorers import JudgeCall, JudgeSetupError, ScorerRun
-from scorers._runtime import Job, Scored
+from scorers._runtime import Job, Scored, exception_text
 
 from ._data import EvalItem
 from ._results import ItemError, ItemResult, TargetResult
@@ -70,7 +70,7 @@ def make_jobs(
         if plan is not None:
             kept = plan.kept.target_result
             output = item.output if kept is None else kept.output
-            context = item.context if kept is None or kept.context is None else kept.context
+            context = item.context if kept is None else kept.context
             pending = Pending(item, plan.kept, kept, list(plan.kept.target_calls))
             run = scorer_run(item, output, context, checked=True)
             jobs.append(Job(pending, run, only=plan.rescore))
@@ -89,16 +89,15 @@ def _calling(target: Target, pending: Pending) -> Callable[[], Awaitable[ScorerR
         started = time.perf_counter()
         try:
             value = await target(item.input)
+            result = as_target_result(value)
         except JudgeSetupError:
             raise  # a broken judge setup stops the run
-        except Exception as exc:
-            pending.error = ItemError(phase="target", message=f"{type(exc).__name__}: {exc}")
+        except Exception as exc:  # the target, or reading what it returned
+            pending.error = ItemError(phase="target", message=exception_text(exc))
             return None
-        result = as_target_result(value)
         result.duration_s = time.perf_counter() - started
         pending.target_result = result
-        context = item.context if result.context is None else result.context
-        return scorer_run(item, result.output, context)
+        return scorer_run(item, result.output, result.context)  # the target's retrieval
 
     return prepare
 

@@ -16,8 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from scorers import ConfigError, Judge, ScorerRun
-from scorers._runtime import Job, Scored, integer, qrels_scorer, run_sync, score_many, to_chunks
+from scorers import ConfigError, Judge, ScorerRun, retrieved_chunks
+from scorers._runtime import Job, Scored, integer, qrels_scorer, run_sync, score_many
 
 from ._data import EvalItem, load_dataset
 from ._progress import Progress
@@ -66,7 +66,7 @@ def _chunks_by_query(
                 raise ConfigError(f"a run ranks query {query!r}, which is not an item of the data")
             if query not in found:
                 continue
-            for chunk in to_chunks(values):
+            for chunk in retrieved_chunks(values):
                 doc = chunk.id if chunk.id is not None else text_id(chunk.text)
                 found[query].setdefault(doc, chunk.text)
     return found

@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 import os
 import time
+import warnings
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -75,8 +76,12 @@ async def arun_evals(
         data: A ``.jsonl`` / ``.json`` / ``.csv`` path, or a list of dicts / `EvalItem`s.
         scorers: Scorers (results keyed by their ids), or a dict name -> scorer.
         target: An `Agent`, a sync or async callable ``input -> output``, or None when
-            items carry ``output`` / ``context``. A target may return `TargetOutput`
-            (or ``{"output", "context"}``) to hand over its retrieved chunks.
+            items carry ``output`` / ``context``. With a target, what it returns is
+            scored — its answer and the chunks it retrieved (`TargetOutput`,
+            ``{"output", "context"}``, a framework's result, a list of chunks) — and the
+            data's own ``output`` / ``context`` are not used (`IgnoredColumnsWarning`
+            says so). A target that returns only an answer leaves the context to each
+            scorer's options (``context_extractor="auto"`` reads it from the output).
         on_item_complete: Called once per finished item with its `ItemResult` (sync or
             async), after the item is written to ``results_path``. An exception in it
             stops the run (finished items stay written).
@@ -155,6 +160,8 @@ async def arun_evals(
     )
     call_target = target_caller(target)
     items = select_shard(load_dataset(data), opts.shard)
+    if call_target is not None:
+        _warn_unused_columns(items)
     header = header_of(scorer_by_key, opts.thresholds, opts.min_scored, opts.item_thresholds)
     fingerprints = {sid: d.fingerprint for sid, d in header.scorers.items()}
     path = opts.results_path
@@ -225,6 +232,25 @@ class _Finish:
                 await outcome
         if self.opts.fail_fast and result.error is not None:
             raise ItemFailedError(result)
+
+
+class IgnoredColumnsWarning(UserWarning):
+    """The data carries ``output``/``context`` that a run with a target does not score."""
+
+
+def _warn_unused_columns(items: Sequence[EvalItem]) -> None:
+    """With a target, what it returns is scored: say so when the data has its own."""
+    columns = [
+        name for name in ("output", "context") if any(getattr(i, name) is not None for i in items)
+    ]
+    if columns:
+        warnings.warn(
+            f"the data has {' and '.join(repr(c) for c in columns)} values, and a target is "
+            "given: the target's own answer and retrieval are scored, the data's are not "
+            "used (drop the target to score the data's)",
+            IgnoredColumnsWarning,
+            stacklevel=4,
+        )
 
 
 def _resume_plans(
@@ -311,4 +337,4 @@ def run_evals(
     return run_sync(arun_evals, data, scorers, target, **kwargs)
 
 
-__all__ = ["ItemFailedError", "arun_evals", "run_evals"]
+__all__ = ["IgnoredColumnsWarning", "ItemFailedError", "arun_evals", "run_evals"]

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
 from pydantic import BaseModel, ConfigDict
 
-from scorers import Chunk, ConfigError, framework_answer, framework_chunks
-from scorers._runtime import to_chunks
+from scorers import Chunk, ConfigError, is_agent_shaped, read_result
 
 from ._results import TargetResult
 
@@ -33,18 +32,26 @@ class TargetOutput(BaseModel):
 
 
 def as_target_result(value: Any) -> TargetResult:
+    """What a target returned, read once: its answer and the chunks it retrieved.
+
+    `TargetOutput`, ``{"output", "context"}``, LangChain's retrieval-chain and RetrievalQA
+    outputs, framework objects and chunk lists give both (`scorers.read_result`); a
+    message history or `AgentOutput` stays whole, for the scorers' context extractors;
+    anything else is the output, with no retrieved context (the item's own ``context``
+    is never used in its place).
+
+    Raises:
+        UnreadableOutputError: When a recognised shape fails to read (the item's error).
+    """
     if isinstance(value, TargetOutput):
         return TargetResult(output=value.output, context=value.context)
-    if isinstance(value, Mapping) and "output" in value and set(value) <= {"output", "context"}:
-        context = value.get("context")
-        return TargetResult(
-            output=value["output"], context=None if context is None else to_chunks(context)
-        )
-    chunks = None if isinstance(value, str) else framework_chunks(value)
-    if chunks is not None:  # a framework's result: its answer and its retrieved chunks
-        answer = framework_answer(value)
-        return TargetResult(output=value if answer is None else answer, context=chunks)
-    return TargetResult(output=value)
+    if isinstance(value, str) or is_agent_shaped(value):
+        return TargetResult(output=value)
+    reading = read_result(value)
+    if reading is None:
+        return TargetResult(output=value)
+    answer = value if reading.answer is None and reading.chunks is not None else reading.answer
+    return TargetResult(output=answer, context=reading.chunks)
 
 
 def target_caller(target: Any) -> Callable[[Any], Awaitable[Any]] | None:

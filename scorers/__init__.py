@@ -23,9 +23,10 @@ from ._errors import (
     JudgeOutputError,
     JudgeSetupError,
     ScorekitError,
+    UnreadableOutputError,
 )
 from ._frameworks import framework_answer, framework_chunks
-from ._messages import ToolResult, final_text, is_agent_shaped, tool_results
+from ._messages import ToolResult, is_agent_shaped, tool_results
 from ._model._cache import JudgeCache, default_cache_dir
 from ._model._completion import Completion, ModelRequest, ToolCall, Transport, TransportError
 from ._model._judge import Judge
@@ -56,6 +57,8 @@ from ._prebuilt._similarity_math import MEASURES, similarity_matrix
 from ._ranking._compare import RankingComparison, compare_rankings
 from ._ranking._evaluate import RankingEvaluation, evaluate_ranking
 from ._ranking._trec import load_qrels, load_run, write_qrels
+from ._reading import MAX_CHUNKS, Reading, read_result, retrieved_chunks
+from ._reading import result_text as final_text
 from ._significance import PairedTest, holm, paired_test
 from ._steps import NotScorable, PromptStep, StepResults, not_scorable
 from ._types import AgentOutput, Chunk, JudgeCall, ScoreResult, ScorerRun
@@ -63,6 +66,7 @@ from ._types import AgentOutput, Chunk, JudgeCall, ScoreResult, ScorerRun
 __version__ = "0.1.0"
 
 __all__ = [
+    "MAX_CHUNKS",
     "MEASURES",
     "AgentOutput",
     "BudgetExceededError",
@@ -96,6 +100,7 @@ __all__ = [
     "PromptStep",
     "RankingComparison",
     "RankingEvaluation",
+    "Reading",
     "ScaleOptions",
     "ScoreResult",
     "ScorekitError",
@@ -107,6 +112,7 @@ __all__ = [
     "ToolResult",
     "Transport",
     "TransportError",
+    "UnreadableOutputError",
     "average_precision",
     "compare_rankings",
     "create_context_precision_scorer",
@@ -131,8 +137,10 @@ __all__ = [
     "load_run",
     "not_scorable",
     "paired_test",
+    "read_result",
     "register_context_extractor",
     "resolve_context",
+    "retrieved_chunks",
     "scorer_by_id",
     "scorer_ids",
     "similarity_matrix",

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any, overload
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ._chunks import Chunk, to_chunks
-from ._errors import ConfigError
-from ._messages import is_agent_shaped, result_chunks, tool_results
+from ._errors import ConfigError, UnreadableOutputError
+from ._messages import as_history, is_agent_shaped, result_chunks, tool_results
+from ._reading import describe, read_result, retrieved_chunks
 from ._types import ScorerRun
 
 ContextExtractor = Callable[[Any, Any], Any]
@@ -97,6 +98,12 @@ def tool_results_extractor(*tool_names: str) -> ContextExtractor:
     wanted = set(tool_names)
 
     def extract(input: Any, output: Any) -> list[Chunk]:
+        if as_history(output) is None:
+            raise UnreadableOutputError(
+                f"the tool_results context extractor reads a message history, and the "
+                f"output is {describe(output)}; use context_extractor='auto' (framework "
+                "objects, {'output', 'context'} dicts, chunk lists) or your own function"
+            )
         return [
             chunk
             for result in tool_results(output)
@@ -112,19 +119,27 @@ register_context_extractor("tool_results", tool_results_extractor())
 
 
 def auto_extractor(input: Any, output: Any) -> list[Chunk]:
-    """The chunks of whatever the run holds, picked by shape: a framework's objects
-    (LangChain, LangGraph, LlamaIndex, Haystack, the OpenAI Responses API and Agents SDK,
-    PydanticAI; see `scorers._frameworks`) or a chat history's tool results, in the
-    output first, then the input; none otherwise."""
-    from ._frameworks import framework_chunks
+    """The chunks of whatever the run holds, picked by shape (`scorers._reading`):
+    ``{"output", "context"}`` dicts, LangChain's retrieval-chain and RetrievalQA outputs,
+    a framework's objects (LangChain, LangGraph, LlamaIndex, Haystack, the OpenAI
+    Responses API and Agents SDK, PydanticAI), a chat history's tool results or a list
+    of chunks — in the output first, then the input.
 
+    Raises:
+        UnreadableOutputError: When neither holds retrieved context in a shape it knows
+            (a run that retrieved nothing in a known shape is ``[]``, a real 0).
+    """
     for value in (output, input):
-        found = framework_chunks(value)
-        if found is not None:
-            return found
-        if is_agent_shaped(value):
-            return tool_results_extractor()(input, value)
-    return []
+        reading = read_result(value)
+        if reading is not None and reading.chunks is not None:
+            return reading.chunks
+    raise UnreadableOutputError(
+        f"the 'auto' context extractor found no retrieved context in the output "
+        f"({describe(output)}) or the input ({describe(input)}). Return "
+        "{'output': answer, 'context': [chunks]} from your pipeline, pass "
+        "context_extractor=fn (or a name registered with "
+        "scorers.register_context_extractor), or give the run context=[...]"
+    )
 
 
 register_context_extractor("auto", auto_extractor)
@@ -188,15 +203,16 @@ async def resolve_context(run: ScorerRun, options: ContextOptions | None) -> lis
             value = await value
         if value is None:
             return []
-        if not isinstance(value, (Sequence, Mapping)) or isinstance(value, (str, bytes)):
-            raise ConfigError(
+        if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+            raise UnreadableOutputError(
                 f"context extractor {getattr(fn, '__name__', fn)!r} returned "
-                f"{type(value).__name__}; it must return a list of str / dict / Chunk"
+                f"{describe(value)}; it must return a list of str / dict / Chunk"
             )
-        return to_chunks(value)
+        return retrieved_chunks(value)
     if static is not None:
         return static
     raise ConfigError(
         "this run has no context to score: pass context=[...] to run(), or give the scorer "
-        "options={'context': [...]} or {'context_extractor': fn_or_registered_name}"
+        "options={'context': [...]} or {'context_extractor': 'auto'} (or a function or "
+        "registered name) to read it from the output"
     )

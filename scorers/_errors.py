@@ -3,6 +3,7 @@
 ```
 ScorekitError
 ├── ConfigError (also ValueError)      bad options, bad inputs, missing context source
+│   └── UnreadableOutputError          a result scorekit could not read (fails that run only)
 ├── JudgeError                         anything that went wrong calling the judge model
 │   ├── JudgeAPIError                  the provider refused (bad request) or retries ran out
 │   │   └── JudgeSetupError            the setup is broken: every call would fail; stops a run
@@ -27,6 +28,13 @@ class ScorekitError(Exception):
 
 class ConfigError(ScorekitError, ValueError):
     """Options or inputs are invalid; the message says what to change."""
+
+
+class UnreadableOutputError(ConfigError):
+    """scorekit could not read a pipeline's result: no retrieved context (or answer) in a
+    shape it knows, or an object that failed while being read. The message names what it
+    saw and how to hand the context over. It fails that run (or item) only: a value that
+    was not read is never scored 0."""
 
 
 class JudgeError(ScorekitError):

@@ -17,7 +17,7 @@ framework's own ids, so ID-based and ranking scorers work on them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ._messages import result_chunks
@@ -37,7 +37,7 @@ def _with_score(metadata: Any, score: Any) -> dict[str, Any]:
     return found
 
 
-def _document(item: Any) -> Chunk | None:
+def document_chunk(item: Any) -> Chunk | None:
     """One document or node of any framework, or None."""
     if isinstance(item, (str, bytes, Mapping)) or item is None:
         return None
@@ -60,10 +60,10 @@ def _document(item: Any) -> Chunk | None:
 
 
 def _documents(value: Any) -> list[Chunk] | None:
-    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+    if not isinstance(value, (list, tuple)):
         return None
     items = list(value)
-    found = [_document(item) for item in items]
+    found = [document_chunk(item) for item in items]
     if not items or any(chunk is None for chunk in found):
         return None
     return [chunk for chunk in found if chunk is not None]

@@ -69,8 +69,9 @@ def message_text(message: Mapping[str, Any]) -> str:
     return ""
 
 
-def final_text(value: Any) -> str:
-    """The last assistant text of a history, or ``str(value)`` for plain values."""
+def history_final_text(value: Any) -> str:
+    """The last assistant text of a history, or ``str(value)`` for plain values (the
+    public `scorers.final_text` reads every result shape)."""
     if isinstance(value, AgentOutput):
         return value.text
     history = as_history(value)

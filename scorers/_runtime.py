@@ -2,7 +2,7 @@
 
 Everything else `evals` uses is public `scorers` API. Kept here: the engine's entry
 (`score_many` with its `Job` and `Scored`, `score_detached`, the `qrels_scorer` it runs),
-running async code from sync callers, the checks of numeric options, the dataset item,
+running async code from sync callers, the checks of numeric options, the dataset item, an exception's text,
 GC pausing for validation, whole-file writes, litellm's import cost, and the rule judge
 that stands in for a model in estimates and the fakes.
 """
@@ -16,9 +16,10 @@ from ._engine._gc import paused_gc
 from ._model import _litellm
 from ._prebuilt._qrels import qrels_scorer
 from ._prebuilt._rule_judge import rule_answer, supports
+from ._reading import exception_text
 from ._sync import run_sync
 from ._text import normalized_words
-from ._types import EvalItem, to_chunks
+from ._types import EvalItem
 from ._types import _json_fallback as json_fallback
 
 
@@ -31,6 +32,7 @@ __all__ = [
     "EvalItem",
     "Job",
     "Scored",
+    "exception_text",
     "finite",
     "integer",
     "json_fallback",
@@ -44,6 +46,5 @@ __all__ = [
     "score_detached",
     "score_many",
     "supports",
-    "to_chunks",
     "write_atomically",
 ]

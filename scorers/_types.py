@@ -245,4 +245,7 @@ def _json_fallback(value: Any) -> Any:
     """JSON for values pydantic does not know: numpy arrays and scalars, else the repr."""
     if hasattr(value, "tolist"):
         return value.tolist()
-    return repr(value)
+    try:
+        return repr(value)
+    except Exception as exc:
+        return f"<{type(value).__name__} object; its repr raised {type(exc).__name__}>"

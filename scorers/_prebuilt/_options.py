@@ -12,7 +12,8 @@ from .._checks import MAX_SCALE
 from .._context import ContextOptions, resolve_context
 from .._errors import ConfigError
 from .._i18n import Language, data_language, detect_language
-from .._messages import final_text, question_text
+from .._messages import question_text
+from .._reading import result_text as final_text
 from .._steps import NotScorable, StepResults, not_scorable
 from .._types import Chunk, ScorerRun
 

@@ -7,9 +7,10 @@ from typing import Any
 from .._context import ContextOptions
 from .._fences import clip, fence
 from .._i18n import NAMES, Language, reasons_in, resolve, t
-from .._messages import final_text, question_text
+from .._messages import question_text
 from .._model._judge import Judge, as_judge
 from .._pipeline import Scorer, create_scorer
+from .._reading import result_text as final_text
 from .._steps import PromptStep, StepResults
 from .._types import Chunk, ScorerRun
 from ._contracts import ChunkVerdicts, check_indices

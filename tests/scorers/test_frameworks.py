@@ -11,6 +11,7 @@ import json
 import pytest
 
 from scorers import (
+    UnreadableOutputError,
     create_id_context_recall_scorer,
     create_ranking_scorer,
     framework_answer,
@@ -157,4 +158,5 @@ def test_plain_values_are_no_framework_objects():
         assert framework_chunks(value) is None
     assert framework_answer("text") is None
     scorer = create_id_context_recall_scorer({"context_extractor": "auto"})
-    assert scorer.run(output="just text", reference_context_ids=["a"]).score == 0.0
+    with pytest.raises(UnreadableOutputError, match=r"output \(a str\)"):
+        scorer.run(output="just text", reference_context_ids=["a"])
