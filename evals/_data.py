@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +13,8 @@ from pydantic import ValidationError
 from scorers import DatasetError
 from scorers._runtime import EvalItem, paused_gc
 
-from ._files import MAX_DEPTH, csv_rows, json_rows, jsonl_rows, parquet_rows, too_deep
+from ._files import csv_rows, json_rows, jsonl_rows, parquet_rows, too_deep
+from ._storable import check_depth, check_row, storable
 
 __all__ = ["EvalItem", "load_dataset"]
 
@@ -135,112 +134,6 @@ def _normalised(where: str, row: Mapping[str, Any]) -> dict[str, Any]:
             raise DatasetError(f"{where}: field 'metadata' must be an object")
         found["metadata"] = {**extras, **metadata}
     return found
-
-
-_TEXT, _ID, _METADATA = attrgetter("text"), attrgetter("id"), attrgetter("metadata")
-
-
-def _storable(item: EvalItem) -> bool:
-    """Whether JSON can store every value of a validated item (no lone surrogate, NaN or
-    infinity). Typed fields are checked in bulk: their strings joined once (a lone
-    surrogate makes the join fail to encode; an ASCII join needs no encoding at all)."""
-    texts = [
-        item.id,
-        item.ground_truth or "",
-        *(item.reference_contexts or ()),
-        *(item.claims or ()),
-    ]
-    loose: list[Any] = [item.input, item.output, item.metadata]
-    ids = item.reference_context_ids
-    if isinstance(ids, dict):
-        texts.extend(ids)
-        if not all(map(math.isfinite, ids.values())):
-            return False
-    elif ids:
-        texts.extend(ids)
-    if item.context:
-        texts.extend(map(_TEXT, item.context))
-        texts.extend(filter(None, map(_ID, item.context)))
-        loose.extend(filter(None, map(_METADATA, item.context)))
-    for value in loose:
-        if isinstance(value, str):
-            texts.append(value)
-        elif value:  # anything else: one C pass of the JSON encoder
-            try:
-                json.dumps(value, allow_nan=False, ensure_ascii=False, default=str).encode()
-            except (ValueError, TypeError, RecursionError):
-                return False
-    joined = "".join(texts)
-    if joined.isascii():
-        return True
-    try:
-        joined.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _check_depth(where: str, item: EvalItem) -> None:
-    """Raise a `DatasetError` naming a free-form field nested deeper than `MAX_DEPTH`."""
-    flat = not isinstance(item.input, _NESTED) and not isinstance(item.output, _NESTED)
-    if flat and not item.metadata and not any(map(_METADATA, item.context or ())):
-        return  # the common row: nothing nested at all
-    loose = {"input": item.input, "output": item.output, "metadata": item.metadata}
-    for k, chunk in enumerate(item.context or ()):
-        if chunk.metadata:
-            loose[f"context[{k}].metadata"] = chunk.metadata
-    for field, value in loose.items():
-        if isinstance(value, (Mapping, list, tuple)) and _depth(value) > MAX_DEPTH:
-            raise too_deep(where, f"field '{field}'")
-
-
-_NESTED = (Mapping, list, tuple)
-
-
-def _depth(value: Any) -> int:
-    """How many container levels ``value`` has (walked without recursion)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        current, level = stack.pop()
-        deepest = max(deepest, level)
-        if deepest > MAX_DEPTH:
-            return deepest
-        children = current.values() if isinstance(current, Mapping) else current
-        stack.extend(
-            (child, level + 1) for child in children if isinstance(child, (Mapping, list, tuple))
-        )
-    return deepest
-
-
-def _check_row(where: str, row: Mapping[str, Any]) -> None:
-    """Raise a `DatasetError` naming the first field JSON cannot store."""
-    for key, value in row.items():
-        _check_storable(where, key, value)
-
-
-def _check_storable(where: str, field: str, value: Any) -> None:
-    """Reject what JSON cannot store: lone surrogates, NaN and infinities."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise DatasetError(
-                f"{where}: field '{field}' holds a lone surrogate ({value[exc.start]!r} at "
-                f"character {exc.start}), which is not valid Unicode; fix the text"
-            ) from None
-    elif isinstance(value, float):
-        if not math.isfinite(value):
-            raise DatasetError(
-                f"{where}: field '{field}' is {value!r}; JSON cannot store it (a missing value? "
-                "leave the field out or use null)"
-            )
-    elif isinstance(value, Mapping):
-        for key, inner in value.items():
-            _check_storable(where, f"{field}.{key}", key)
-            _check_storable(where, f"{field}.{key}", inner)
-    elif isinstance(value, (list, tuple)):
-        for i, inner in enumerate(value):
-            _check_storable(where, f"{field}[{i}]", inner)
 
 
 def _table_rows(data: Any) -> Iterable[dict[str, Any]]:
@@ -373,13 +266,19 @@ def _item(where: str, row: Any, number: int) -> EvalItem:
         try:
             item = EvalItem.model_validate(found)
         except ValidationError as exc:
-            _check_row(where, found)  # an unstorable value is the clearer message
+            check_row(where, found)  # an unstorable value is the clearer message
             raise _row_error(where, exc) from None
         except RecursionError:
             raise too_deep(where) from None
-        _check_depth(where, item)
-        if not _storable(item):
-            _check_row(where, found)
+        except DatasetError:
+            raise
+        except Exception as exc:
+            raise DatasetError(
+                f"{where}: a value could not be read ({type(exc).__name__}); store plain values"
+            ) from None
+        check_depth(where, item)
+        if not storable(item):
+            check_row(where, found)
     else:
         hint = " (one JSON object per line)" if isinstance(row, list) else ""
         raise DatasetError(f"{where}: expected an object, got {type(row).__name__}{hint}")

@@ -114,6 +114,7 @@ def csv_rows(
     as text.
     """
     text = _decode(path.name, path.read_bytes())
+    csv.field_size_limit(max(csv.field_size_limit(), len(text) + 1))  # a cell may be long
     reader = csv.DictReader(io.StringIO(text, newline=""))
     for row in reader:
         number = reader.line_num
@@ -157,6 +158,8 @@ def _cell(where: str, column: str, value: str, is_list: bool) -> Any:
     if is_list or value[:1] in "[{":
         try:
             parsed = json.loads(value)
+        except RecursionError:
+            raise too_deep(where, f"field '{column}'") from None
         except ValueError as exc:
             literal = _python_literal(value) if value.lstrip()[:1] in "[{" else None
             if isinstance(literal, (list, dict)):
@@ -177,6 +180,7 @@ def parquet_rows(path: Path) -> Iterator[tuple[str, Any]]:
     """The rows of a Parquet file (pyarrow, an optional extra: ``scorekit[parquet]``);
     nulls are missing fields."""
     try:
+        import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
         raise DatasetError(
@@ -186,5 +190,9 @@ def parquet_rows(path: Path) -> Iterator[tuple[str, Any]]:
         table = pq.read_table(path)
     except Exception as exc:  # pyarrow's errors have no common base worth naming
         raise DatasetError(f"{path.name}: not a readable Parquet file: {exc}") from None
+    maps = [f.name for f in table.schema if pa.types.is_map(f.type)]
     for number, row in enumerate(table.to_pylist(), start=1):
+        for name in maps:  # pyarrow gives a map cell as (key, value) pairs
+            if row.get(name) is not None:
+                row[name] = dict(row[name])
         yield f"{path.name} row {number}", {k: v for k, v in row.items() if v is not None}

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from scorers import JudgeSetupError, ScorekitError, Scorer
+from scorers import ConfigError, JudgeSetupError, ScorekitError, Scorer
 from scorers._runtime import Scored, litellm_import_cpu_s, run_sync, score_many
 
 from ._data import EvalItem, load_dataset
@@ -24,7 +24,7 @@ from ._options import RunOptions, scorer_map
 from ._progress import Progress
 from ._results import EvalResult, ItemResult, RunSummary, summarize
 from ._results._gate import gates
-from ._results._header import RunHeader, header_of
+from ._results._header import RunHeader, header_of, stale_configurations
 from ._results._jsonl import ResultsFile
 from ._resume import ResumePlan, resume_plan
 from ._shards import select_shard
@@ -165,9 +165,7 @@ async def arun_evals(
     header = header_of(scorer_by_key, opts.thresholds, opts.min_scored, opts.item_thresholds)
     fingerprints = {sid: d.fingerprint for sid, d in header.scorers.items()}
     path = opts.results_path
-    results_file = (
-        ResultsFile(Path(path), opts.resume, opts.store_prompts, header) if path else None
-    )
+    results_file = _open_results(opts, items, header)
     done, partial = _resume_plans(items, results_file, fingerprints, call_target is not None)
     resumed = set(done)
     jobs = make_jobs([item for item in items if item.id not in done], partial, call_target)
@@ -250,6 +248,39 @@ def _warn_unused_columns(items: Sequence[EvalItem]) -> None:
             "used (drop the target to score the data's)",
             IgnoredColumnsWarning,
             stacklevel=4,
+        )
+
+
+def _open_results(
+    opts: RunOptions, items: Sequence[EvalItem], header: RunHeader
+) -> ResultsFile | None:
+    """The run's results file, opened (and its earlier items read, when resuming) and
+    checked before this run's header is written; None without ``results_path``."""
+    if opts.results_path is None:
+        return None
+    results_file = ResultsFile(Path(opts.results_path), opts.resume, opts.store_prompts, header)
+    try:
+        _refuse_mixing(results_file, items, header)
+    except BaseException:
+        results_file.close()
+        raise
+    results_file.begin()
+    return results_file
+
+
+def _refuse_mixing(results_file: ResultsFile, items: Sequence[EvalItem], header: RunHeader) -> None:
+    """Resuming under another configuration re-scores the items of this run; items of
+    the file that this run does not hold would keep the old one and leave two
+    configurations in one file: refused before anything is written."""
+    wanted = {item.id for item in items}
+    left = [r for r in results_file.previous.values() if r.item.id not in wanted]
+    problems = stale_configurations(left, results_file.previous_headers, header)
+    if problems:
+        raise ConfigError(
+            f"{results_file.path} holds items that this run does not include, scored under "
+            f"another configuration: {'; '.join(problems)}. Resuming would leave two "
+            "configurations in one file. Resume with all of its items (the same data, "
+            "no other shard) to re-score them, or write this run to a new file"
         )
 
 

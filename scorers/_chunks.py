@@ -30,7 +30,18 @@ def id_string(value: Any) -> str | None:
         return value
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(int(value)) if float(value).is_integer() else str(value)
-    return str(value)
+    if isinstance(value, (Mapping, list, tuple, set)):
+        raise ValueError(
+            f"an id must be a string or a number, not a {type(value).__name__} "
+            "(graded ids are one dict id -> grade)"
+        )
+    try:
+        return str(value)
+    except Exception as exc:  # a user's object
+        raise ValueError(
+            f"a {type(value).__name__} id cannot be read as text ({type(exc).__name__} in "
+            "its __str__)"
+        ) from None
 
 
 # a str is taken by pydantic-core itself; only other values reach the Python function
@@ -208,12 +219,31 @@ def _coerce_reference_ids(value: Any) -> Any:
     if value is None:
         return None
     if isinstance(value, Mapping):
-        return {id_string(k): float(v) for k, v in value.items()}
+        return {id_string(k): _grade(k, v) for k, v in value.items()}
     if isinstance(value, str):
         raise ValueError("reference_context_ids must be a list (or a dict id -> grade)")
     if _all_strings(value):
         return value  # the common case, as it is: pydantic's list[str] copies it
-    return [id_string(v) for v in value]
+    found = list(value)
+    if found and all(type(v) is tuple and len(v) == 2 for v in found):
+        return {id_string(k): _grade(k, v) for k, v in found}  # (id, grade) pairs: a map
+    for position, v in enumerate(found):
+        if isinstance(v, (Mapping, list, tuple, set)) or v is None:
+            raise ValueError(
+                f"item {position} is {'null' if v is None else 'a ' + type(v).__name__}; "
+                "reference_context_ids is a list of ids (strings or numbers) or one dict "
+                "id -> grade"
+            )
+    return [id_string(v) for v in found]
+
+
+def _grade(key: Any, grade: Any) -> float:
+    if isinstance(grade, bool) or not isinstance(grade, (int, float)) or not math.isfinite(grade):
+        raise ValueError(
+            f"the grade of id {key!r} is {grade!r}; grades are finite numbers (0 = not "
+            "relevant; leave an unjudged id out)"
+        )
+    return float(grade)
 
 
 ContextList = Annotated[list[Chunk] | None, BeforeValidator(_coerce_context)]

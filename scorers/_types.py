@@ -15,7 +15,15 @@ from pydantic import (
 )
 from pydantic_core import to_jsonable_python
 
-from ._chunks import Chunk, ContextList, ReferenceIds, ReferenceTexts, Text, to_chunks
+from ._chunks import (
+    Chunk,
+    ContextList,
+    ReferenceIds,
+    ReferenceTexts,
+    Text,
+    id_string,
+    to_chunks,
+)
 
 __all__ = [
     "AgentOutput",
@@ -130,7 +138,7 @@ class EvalItem(BaseModel):
     @field_validator("id", mode="before")
     @classmethod
     def _id_as_string(cls, value: Any) -> Any:
-        return "" if value is None else str(value)
+        return "" if value is None else id_string(value)
 
 
 class JudgeCall(BaseModel):

@@ -134,14 +134,20 @@ class EvalResult(BaseModel):
         return format_table(self.summary, self.thresholds, self.failed_thresholds, self.min_scored)
 
 
-def read_results(path: str | os.PathLike[str]) -> ResultList:
+def read_results(path: str | os.PathLike[str], *, mixed: bool = False) -> ResultList:
     """The `ItemResult`s of a results file written by `run_evals` (``results_path``), as a
     list with a ``to_pandas()`` method (see `EvalResult.to_pandas`).
 
+    A file whose items were scored under two configurations of one scorer (a resume
+    under another scale, judge or options that did not re-score every item) cannot be
+    averaged: it is refused, naming the scorer, what differs and how many items each
+    configuration has, unless ``mixed=True`` (each item keeps its ``fingerprints``).
+
     Raises:
-        ConfigError: If the file does not exist or holds no result line (a data set,
-            say).
+        ConfigError: If the file does not exist, holds no result line (a data set, say)
+            or mixes configurations of a scorer.
     """
+    from ._header import mixed_configurations
     from ._jsonl import read_file
 
     file = Path(path)
@@ -150,9 +156,17 @@ def read_results(path: str | os.PathLike[str]) -> ResultList:
     if file.is_dir():
         raise ConfigError(f"results file {file} is a directory")
 
-    found, _, header = read_file(file)
+    found, _, headers = read_file(file)
     results = ResultList(found.values())
-    results.header = header
+    results.header = headers[-1] if headers else None
+    problems = [] if mixed else mixed_configurations(results, headers)
+    if problems:
+        raise ConfigError(
+            f"{file} holds items scored under different configurations, whose scores "
+            f"cannot be averaged: {'; '.join(problems)}. Re-score them under one (run "
+            "again with resume=True over all of its items, CLI: --resume) or write each "
+            "configuration to its own file; read_results(path, mixed=True) reads it as it is"
+        )
     return results
 
 

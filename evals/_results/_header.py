@@ -10,13 +10,15 @@ Files written before headers existed read as before (no header).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 if TYPE_CHECKING:
     from scorers import Scorer
+
+    from ._items import ItemResult
 
 HEADER_PREFIX = b'{"run":'
 
@@ -129,13 +131,60 @@ def differences(
         if a.definition != b.definition:
             errors.append(f"{sid}: {_what_differs(a, b)}")
         if a.judge != b.judge:
-            what = (
-                f"judge {a.judge_model} vs {b.judge_model}"
-                if a.judge_model != b.judge_model
-                else f"judge settings {_changed(a.judge or {}, b.judge or {})}"
-            )
-            warnings.append(f"{sid}: {what}")
+            warnings.append(f"{sid}: {changes(a, b)}")
     return errors, warnings
+
+
+def mixed_configurations(items: Iterable[ItemResult], headers: Sequence[RunHeader]) -> list[str]:
+    """Per scorer whose items carry more than one fingerprint, what differs (from the
+    headers that define them) and how many items each has; empty for one configuration."""
+    counts: dict[str, dict[str, int]] = {}
+    for item in items:
+        for sid, fingerprint in item.fingerprints.items():
+            if sid in item.scorer_results:
+                found = counts.setdefault(sid, {})
+                found[fingerprint] = found.get(fingerprint, 0) + 1
+    defined = {(sid, d.fingerprint): d for h in headers for sid, d in h.scorers.items()}
+    problems = []
+    for sid, found in counts.items():
+        if len(found) < 2:
+            continue
+        (first, n_first), (second, n_second) = list(found.items())[:2]
+        a, b = defined.get((sid, first)), defined.get((sid, second))
+        what = f"fingerprints {first} vs {second}" if a is None or b is None else changes(a, b)
+        problems.append(f"{sid}: {what} ({n_first} vs {n_second} items)")
+    return problems
+
+
+def stale_configurations(
+    items: Iterable[ItemResult], headers: Sequence[RunHeader], current: RunHeader
+) -> list[str]:
+    """Per scorer of ``current``, the items scored under another of its configurations:
+    what differs and how many items."""
+    counts: dict[tuple[str, str], int] = {}
+    for item in items:
+        for sid, fingerprint in item.fingerprints.items():
+            now = current.scorers.get(sid)
+            if now is not None and sid in item.scorer_results and fingerprint != now.fingerprint:
+                counts[sid, fingerprint] = counts.get((sid, fingerprint), 0) + 1
+    defined = {(sid, d.fingerprint): d for h in headers for sid, d in h.scorers.items()}
+    problems = []
+    for (sid, fingerprint), count in counts.items():
+        old, now = defined.get((sid, fingerprint)), current.scorers[sid]
+        what = (
+            f"fingerprint {fingerprint} vs {now.fingerprint}" if old is None else changes(old, now)
+        )
+        problems.append(f"{sid}: {what} ({count} item{'s' if count != 1 else ''})")
+    return problems
+
+
+def changes(a: ScorerDefinition, b: ScorerDefinition) -> str:
+    """What differs between two configurations of one scorer, in words."""
+    if a.definition != b.definition:
+        return _what_differs(a, b)
+    if a.judge_model != b.judge_model:
+        return f"judge {a.judge_model} vs {b.judge_model}"
+    return f"judge settings {_changed(a.judge or {}, b.judge or {})}"
 
 
 def _what_differs(a: ScorerDefinition, b: ScorerDefinition) -> str:

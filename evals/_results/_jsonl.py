@@ -76,12 +76,14 @@ def iter_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
             yield number, offset, raw
 
 
-def read_file(path: Path) -> tuple[dict[str, ItemResult], int, RunHeader | None]:
+def read_file(path: Path) -> tuple[dict[str, ItemResult], int, list[RunHeader]]:
     """The items of a results file (the last line per id wins), the byte offset where
-    its complete lines end and its last header (None in a file written before headers);
-    a last line cut short by a crash is left out, an unreadable line elsewhere is
-    reported on stderr with its number and skipped."""
+    its complete lines end and its headers in order (none in a file written before
+    headers; the last describes the file's latest run); a last line cut short by a crash
+    is left out, an unreadable line elsewhere is reported on stderr with its number and
+    skipped."""
     found: dict[str, ItemResult] = {}
+    headers: list[RunHeader] = []
     header: RunHeader | None = None
     size = path.stat().st_size
     good_end = 0
@@ -91,7 +93,10 @@ def read_file(path: Path) -> tuple[dict[str, ItemResult], int, RunHeader | None]
             good_end = end
             continue
         if raw.startswith(HEADER_PREFIX) and raw.endswith(b"\n"):
-            header = parse_header(raw) or header
+            parsed = parse_header(raw)
+            if parsed is not None:
+                header = parsed
+                headers.append(parsed)
             good_end = end
             continue
         try:
@@ -115,7 +120,7 @@ def read_file(path: Path) -> tuple[dict[str, ItemResult], int, RunHeader | None]
         )
     for problem in problems:
         print(f"scorekit: {path} {problem}; skipped", file=sys.stderr)
-    return found, good_end, header
+    return found, good_end, headers
 
 
 def _item(raw: bytes, header: RunHeader | None) -> ItemResult:
@@ -144,6 +149,7 @@ class ResultsFile:
         self.store_prompts = store_prompts
         self.header = header
         self.previous: dict[str, ItemResult] = {}
+        self.previous_headers: list[RunHeader] = []
         if path.is_dir():
             raise ConfigError(f"results file {path} is a directory; give a file path")
         if path.exists() and path.stat().st_size and not resume:
@@ -158,11 +164,15 @@ class ResultsFile:
             raise ConfigError(f"cannot write results file {path}: {exc.strerror or exc}") from None
         self._lock()
         if resume and path.stat().st_size:
-            self.previous, good_end, _ = read_file(path)
+            self.previous, good_end, self.previous_headers = read_file(path)
             if good_end < path.stat().st_size:  # drop a line cut short by a crash
                 os.ftruncate(self.handle.fileno(), good_end)
-        if header is not None:  # this run's configuration: the last header wins
-            self.handle.write(header.line())
+
+    def begin(self) -> None:
+        """Write this run's header (its configuration: the last header wins); called
+        once the run has checked what it resumes."""
+        if self.header is not None:
+            self.handle.write(self.header.line())
             self.handle.flush()
 
     def _lock(self) -> None:

@@ -232,9 +232,11 @@ def test_compact_lines_take_fingerprints_from_the_header_before_them(tmp_path: P
     ]
     one, ten = create_id_context_recall_scorer(), create_id_context_recall_scorer({"scale": 10})
     run_evals(data[:3], [one], results_path=path, store_prompts=False)
-    run_evals(data[3:], [ten], results_path=path, resume=True, store_prompts=False)
+    other = tmp_path / "other.jsonl"
+    run_evals(data[3:], [ten], results_path=other, store_prompts=False)
+    path.write_bytes(path.read_bytes() + other.read_bytes())  # two runs' lines, one file
     assert len(header_lines(path)) == 2
-    by_id = {r.item.id: r for r in read_results(path)}
+    by_id = {r.item.id: r for r in read_results(path, mixed=True)}
     assert {i: r.fingerprints["id-context-recall"] for i, r in by_id.items()} == {
         **{str(i): one.fingerprint for i in range(3)},
         **{str(i): ten.fingerprint for i in range(3, 5)},
