@@ -13,7 +13,9 @@ from ._errors import ConfigError
 def write_atomically(path: Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` all at once: to a temporary file beside it, then renamed
     over it, so a failure never leaves a truncated or half-written file (and an existing
-    file stays as it was). Missing folders are created.
+    file stays as it was). Missing folders are created. The file gets the mode a plain
+    ``open(path, "w")`` would give it: an existing file's own, else ``0o666`` less the
+    umask (never the temporary file's ``0o600``).
 
     Raises:
         ConfigError: When the place cannot be written.
@@ -22,10 +24,12 @@ def write_atomically(path: Path, data: bytes) -> Path:
         raise ConfigError(f"{path} is a directory; give a file path")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        mode = _mode_for(path)
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
         try:
             with os.fdopen(handle, "wb") as out:
                 out.write(data)
+                os.fchmod(out.fileno(), mode)
             os.replace(temporary, path)
         except BaseException:
             with contextlib.suppress(OSError):
@@ -34,3 +38,22 @@ def write_atomically(path: Path, data: bytes) -> Path:
     except OSError as exc:
         raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from None
     return path
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask: read where the system shows it (Linux), else set and put
+    back (a moment in which another thread's new file would get no umask)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask

@@ -42,8 +42,10 @@ from ._options import check_keywords, transport_for
 from ._redact import (
     Redactor,
     header_values,
+    public_url,
     redacted_error,
     register_secrets,
+    url_secrets,
     without_secrets,
 )
 from ._retry import Attempts, RetryPolicy, count_prompt_tokens, send_with_retries
@@ -171,13 +173,13 @@ class Judge:
         self._policy = RetryPolicy(max_retries, retry_backoff, max_retry_wait)
         self.tokens_per_minute = tokens_per_minute
         self._own_limits = Limits(max_concurrency, requests_per_minute, tokens_per_minute)
-        secrets = [api_key, *header_values(self.litellm_kwargs)]
+        secrets = [api_key, *header_values(self.litellm_kwargs), *url_secrets(api_base)]
         self._redact = Redactor(secrets)
         register_secrets(secrets)
         self.cache: JudgeCache | None = resolve_cache(cache)
 
     def __repr__(self) -> str:
-        return f"Judge(model={self.model!r}, api_base={self.api_base!r})"
+        return f"Judge(model={self.model!r}, api_base={public_url(self.api_base)!r})"
 
     def stand_in(self, transport: Transport) -> Judge:
         """A copy of this judge that asks ``transport`` instead, with no cache and no
@@ -327,7 +329,7 @@ class Judge:
         params = without_secrets(self._params())
         return {
             "model": self.model,
-            "api_base": self.api_base,
+            "api_base": public_url(self.api_base),
             "structured_output": self.structured_output,
             "params": params,
         }

@@ -80,6 +80,37 @@ def redacted_error(error: TransportError, redact: Redactor) -> TransportError:
     )
 
 
+_SECRET_QUERY = re.compile(r"(key|token|secret|password|passwd|sig|signature|auth|code)", re.I)
+
+
+def url_secrets(url: str | None) -> list[str]:
+    """The credentials inside a URL: the password (or lone user) of ``user:key@host``
+    and the values of query parameters named like ``api-key``, ``token``, ``sig``."""
+    if not url:
+        return []
+    from urllib.parse import parse_qsl, urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    found = [parts.password or parts.username or ""] if parts.username is not None else []
+    found += [
+        v for k, v in parse_qsl(parts.query, keep_blank_values=True) if _SECRET_QUERY.search(k)
+    ]
+    return [value for value in found if value]
+
+
+def public_url(url: str | None) -> str | None:
+    """``url`` with its credentials replaced by ``[redacted]`` (what headers, reprs,
+    reports and logs may show)."""
+    if not url:
+        return url
+    for secret in sorted(url_secrets(url), key=len, reverse=True):
+        url = url.replace(secret, REDACTED)
+    return url
+
+
 def without_secrets(params: dict[str, Any]) -> dict[str, Any]:
     """Request parameters with credential header values masked and the API key dropped
     (what a cache key or fingerprint may hold)."""
