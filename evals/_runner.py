@@ -84,7 +84,9 @@ async def arun_evals(
             scorer's options (``context_extractor="auto"`` reads it from the output).
         on_item_complete: Called once per finished item with its `ItemResult` (sync or
             async), after the item is written to ``results_path``. An exception in it
-            stops the run (finished items stay written).
+            stops the run and is raised as it is (with a note naming the item, on
+            Python 3.11+); items already finished, that one included, stay written,
+            and ``resume=True`` continues after them.
         concurrency: Items in flight at once (an integer >= 1); each item's scorers run
             concurrently.
         model_concurrency: An extra cap on model requests in flight across the whole run
@@ -225,9 +227,19 @@ class _Finish:
         self.done[result.item.id] = result
         self.bar.advance(result.error is not None)
         if self.hook is not None:
-            outcome = self.hook(result)
-            if inspect.isawaitable(outcome):
-                await outcome
+            try:
+                outcome = self.hook(result)
+                if inspect.isawaitable(outcome):
+                    await outcome
+            except Exception as exc:
+                where = self.opts.results_path
+                kept = f"; finished items, this one included, are in {where}" if where else ""
+                if hasattr(exc, "add_note"):  # Python 3.11+
+                    exc.add_note(
+                        f"raised by on_item_complete for item {result.item.id!r}: the run "
+                        f"stopped{kept} (resume=True continues)"
+                    )
+                raise
         if self.opts.fail_fast and result.error is not None:
             raise ItemFailedError(result)
 

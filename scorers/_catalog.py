@@ -16,10 +16,14 @@ from ._prebuilt._registry import REGISTRY
 
 
 def scorer_ids() -> dict[str, str]:
-    """Every prebuilt scorer id (ranking metrics as patterns) with a one-line description."""
+    """Every prebuilt scorer id with a one-line description; ranking metrics with a
+    cutoff are listed at 10 (``ndcg@10``) and take any."""
     llm_first = sorted(REGISTRY.items(), key=lambda item: not item[1].needs_model)
     listing = {sid: entry.description for sid, entry in llm_first}
-    listing.update({m: "ranking metric, trec_eval definition" for m in RANKING_METRICS})
+    for metric in RANKING_METRICS:  # a concrete id each, accepted as it is listed
+        example = metric.replace("@k", "@10")
+        cutoff = f" (any cutoff: {metric.replace('@k', '@K')})" if "@k" in metric else ""
+        listing[example] = f"ranking metric, trec_eval definition{cutoff}"
     return listing
 
 

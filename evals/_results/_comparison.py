@@ -23,7 +23,8 @@ class ScorerDelta(BaseModel):
         baseline_mean: Baseline mean over the paired items.
         candidate_mean: Candidate mean over the paired items.
         delta: ``candidate_mean - baseline_mean``.
-        ci_low: Lower end of the 95% paired Student-t interval of the delta.
+        ci_low: Lower end of the 95% paired Student-t interval of the delta (cut to
+            ``[-scale, scale]``, the range a change can have).
         ci_high: Upper end.
         n_paired: Items scored in both runs.
         improved: Paired items whose score went up.
@@ -192,7 +193,12 @@ def compare_items(
         if pairs:
             delta.baseline_mean = math.fsum(b for b, _ in pairs) / len(pairs)
             delta.candidate_mean = math.fsum(c for _, c in pairs) / len(pairs)
-            delta.delta, delta.ci_low, delta.ci_high = mean_ci([c - b for b, c in pairs])
+            scale = next(
+                ((r.scales or {}).get(sid, 1.0) for r in baseline if sid in r.scorer_results), 1.0
+            )
+            delta.delta, delta.ci_low, delta.ci_high = mean_ci(
+                [c - b for b, c in pairs], (-scale, scale)
+            )
             delta.improved = sum(c > b for b, c in pairs)
             delta.worsened = sum(c < b for b, c in pairs)
         comparison.scorers[sid] = delta

@@ -8,6 +8,7 @@ setup error, 3 items errored, 130 interrupted (see `evals.cli._output`).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -55,16 +56,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         # further writes to stdout (Python's own flush at exit) would raise again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         where = "; finished items are in --out" if getattr(args, "out", None) else ""
         print(f"\nscorekit: interrupted{where}", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return _failed(args, exc, f"interrupted{where}", EXIT_INTERRUPTED)
     except JudgeAPIError as exc:  # a provider's message may span lines: one line here
-        print(f"scorekit: error: {for_cli(' '.join(str(exc).split()))}", file=sys.stderr)
-        return EXIT_USAGE
+        message = for_cli(" ".join(str(exc).split()))
+        print(f"scorekit: error: {message}", file=sys.stderr)
+        return _failed(args, exc, message, EXIT_USAGE)
     except ScorekitError as exc:
-        print(f"scorekit: error: {for_cli(str(exc))}", file=sys.stderr)
-        return EXIT_USAGE
+        message = for_cli(str(exc))
+        print(f"scorekit: error: {message}", file=sys.stderr)
+        return _failed(args, exc, message, EXIT_USAGE)
+
+
+def _failed(args: argparse.Namespace, exc: BaseException, message: str, code: int) -> int:
+    """``code``; with ``--format json``, after a JSON error object on stdout, so that a
+    CI step parsing the output always has JSON to parse."""
+    if getattr(args, "format", None) == "json":
+        error = {"type": type(exc).__name__, "message": message, "exit_code": code}
+        print(json.dumps({"error": error}, indent=2))
+    return code
 
 
 __all__ = [

@@ -83,19 +83,35 @@ def thresholds(values: Sequence[str], flag: str = "--threshold") -> dict[str, fl
     return found
 
 
+def import_modules(names: list[str]) -> None:
+    """Import ``--import`` modules (from the working directory first), so that the
+    context extractors they register exist when the scorers are built."""
+    for name in names:
+        _import_from_cwd(name, f"cannot import {name!r} (--import {name})")
+
+
+def _import_from_cwd(name: str, failure: str) -> Any:
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        raise ConfigError(f"{failure}: {exc}") from None
+
+
 def load_target(spec: str | None) -> Any:
+    """The ``--target module:callable``, its module imported first (what it registers,
+    context extractors included, is then known to the scorers)."""
     if not spec:
         return None
     module_name, sep, attribute = spec.partition(":")
     if not sep:
         raise ConfigError(f"--target takes module:callable, got {spec!r}")
-    sys.path.insert(0, os.getcwd())
+    module = _import_from_cwd(module_name, f"cannot load target {spec!r}")
     try:
-        module = importlib.import_module(module_name)
-        target = getattr(module, attribute)
-    except (ImportError, AttributeError) as exc:
+        return getattr(module, attribute)
+    except AttributeError as exc:
         raise ConfigError(f"cannot load target {spec!r}: {exc}") from None
-    return target
 
 
 def check_run_flags(args: argparse.Namespace) -> None:

@@ -45,17 +45,21 @@ def run(args: argparse.Namespace) -> int:
     comparison = compare_runs(
         args.baseline, args.candidate, resamples=args.resamples, seed=args.seed
     )
+    unknown = sorted(set(limits) - set(comparison.scorers))
+    if unknown:
+        raise ConfigError(
+            f"--max-drop names {', '.join(unknown)}, which the two runs do not share; "
+            f"their shared scorers are: {', '.join(comparison.scorers) or 'none'}"
+        )
     dropped = [
-        sid
-        for sid, limit in limits.items()
-        if sid not in comparison.scorers or (comparison.scorers[sid].delta or 0.0) < -limit
+        sid for sid, limit in limits.items() if (comparison.scorers[sid].delta or 0.0) < -limit
     ]
     if args.format == "json":
         print(json.dumps({**comparison.model_dump(mode="json"), "failed": dropped}, indent=2))
     else:
         print(comparison.table())
         for sid in dropped:
-            print(f"{sid}: dropped by more than {limits[sid]:g} (or missing)")
+            print(f"{sid}: dropped by more than {limits[sid]:g}")
         for gate in comparison.candidate_gates:
             verdict = "passed" if gate.passed else f"FAILED ({gate.why})"
             print(f"candidate threshold {gate.scorer} >= {gate.threshold:g}: {verdict}")

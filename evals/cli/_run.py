@@ -11,6 +11,7 @@ from scorers import ConfigError, DatasetError, Judge, scorer_by_id
 from ._common import (
     add_run_options,
     check_run_flags,
+    import_modules,
     judge_from,
     load_target,
     scorer_options,
@@ -34,6 +35,15 @@ def add(commands: Any) -> None:
         "--target",
         metavar="MODULE:CALLABLE",
         help="function (or Agent) called with each item's input",
+    )
+    run_parser.add_argument(
+        "--import",
+        dest="imports",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE first (repeatable), e.g. one that registers a context extractor "
+        "named in --option SCORER.context_extractor=NAME",
     )
     run_parser.add_argument(
         "--estimate",
@@ -107,8 +117,9 @@ def run(args: argparse.Namespace) -> int:
         from .._data import load_dataset
         from .._runner import run_evals
 
+        import_modules(args.imports)
+        target = load_target(args.target)  # first: it may register context extractors
         chosen = _chosen(args, judge, options)
-        target = load_target(args.target)
         items = load_dataset(args.data)
         if not items and not args.allow_empty:  # a wrong path in CI must not pass
             raise DatasetError(

@@ -7,6 +7,7 @@ from typing import Any
 
 from scorers import list_context_extractors, scorer_ids
 
+from ._common import import_modules
 from ._output import EXIT_OK
 
 
@@ -15,13 +16,22 @@ def add(commands: Any) -> None:
     parser = commands.add_parser(
         "scorers", help="list scorer ids and registered context extractors"
     )
+    parser.add_argument(
+        "--import",
+        dest="imports",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE first (repeatable): list the extractors it registers too",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    import_modules(args.imports)
     ids = scorer_ids()
     width = max(len(k) for k in ids)
-    print("scorers (ranking metrics take any k, e.g. ndcg@10):")
+    print("scorers (ranking metrics with a cutoff take any, e.g. ndcg@5):")
     for sid, description in ids.items():
         print(f"  {sid:<{width}}  {description}")
     print("\ncontext extractors:")

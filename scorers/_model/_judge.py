@@ -41,11 +41,10 @@ from ._limits import Limits
 from ._options import check_keywords, transport_for
 from ._redact import (
     Redactor,
-    header_values,
+    judge_secrets,
     public_url,
     redacted_error,
     register_secrets,
-    url_secrets,
     without_secrets,
 )
 from ._retry import Attempts, RetryPolicy, count_prompt_tokens, send_with_retries
@@ -173,7 +172,7 @@ class Judge:
         self._policy = RetryPolicy(max_retries, retry_backoff, max_retry_wait)
         self.tokens_per_minute = tokens_per_minute
         self._own_limits = Limits(max_concurrency, requests_per_minute, tokens_per_minute)
-        secrets = [api_key, *header_values(self.litellm_kwargs), *url_secrets(api_base)]
+        secrets = judge_secrets(api_key, self.litellm_kwargs, api_base)
         self._redact = Redactor(secrets)
         register_secrets(secrets)
         self.cache: JudgeCache | None = resolve_cache(cache)

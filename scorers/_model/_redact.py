@@ -101,6 +101,14 @@ def url_secrets(url: str | None) -> list[str]:
     return [value for value in found if value]
 
 
+def judge_secrets(
+    api_key: str | None, params: Mapping[str, Any], api_base: str | None
+) -> list[str]:
+    """Every credential a judge holds: its key, credential header values, and what its
+    ``api_base`` carries (``user:key@host``, ``?api-key=...``)."""
+    return [s for s in (api_key, *header_values(params), *url_secrets(api_base)) if s]
+
+
 def public_url(url: str | None) -> str | None:
     """``url`` with its credentials replaced by ``[redacted]`` (what headers, reprs,
     reports and logs may show)."""

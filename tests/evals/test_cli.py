@@ -185,7 +185,7 @@ def test_target_module_callable(data, tmp_path, capsys, monkeypatch):
 def test_scorers_listing(capsys):
     assert main(["scorers"]) == 0
     out = capsys.readouterr().out
-    for name in ("context-recall", "non-llm-context-precision", "ndcg@k", "tool_results"):
+    for name in ("context-recall", "non-llm-context-precision", "ndcg@10", "tool_results"):
         assert name in out
 
 
