@@ -118,6 +118,13 @@ class DatasetError(ScorekitError, ValueError):
     """A dataset could not be read; the message names the row and field."""
 
 
+def _unreachable_message(model: str, error: TransportError, step: str, sent: str) -> str:
+    return (
+        f"{model}: {error.message} ({step!r}, {sent}); no request of this judge has reached "
+        "a server. Check api_base (host and port) and that the server is running."
+    )
+
+
 def api_error(
     error: TransportError,
     *,
@@ -126,11 +133,14 @@ def api_error(
     attempts: int,
     timeout: float,
     api_key_given: bool,
+    never_reached: bool = False,
 ) -> JudgeAPIError:
     """The scorekit error for a request that failed for good: the one place where a
     transport's error kinds become `JudgeAPIError` subclasses and messages.
 
-    Messages name the model, the step, the HTTP status and what to change.
+    Messages name the model, the step, the HTTP status and what to change. A server
+    that cannot be reached (connection refused, unknown host) by a judge that has never
+    had an answer is a setup error: every other call would fail the same way.
     """
     status = f"HTTP {error.status}" if error.status is not None else "no HTTP status"
     sent = f"{attempts} attempt{'s' if attempts != 1 else ''}" if attempts else "no request sent"
@@ -159,6 +169,8 @@ def api_error(
             f"{model}: the provider does not know this model or endpoint ({where}): "
             f"{error.message}. Check the model string and api_base."
         )
+    elif kind == "connection" and never_reached and error.status is None:
+        cls, message = JudgeSetupError, _unreachable_message(model, error, step, sent)
     elif kind == "timeout":
         message = (
             f"{model} timed out after {timeout:g} s on each of {attempts} attempt"

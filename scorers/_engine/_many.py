@@ -32,6 +32,7 @@ from ._execute import error_result, score_inline, score_one
 from ._fast import has_fast_path, score_block
 from ._gc import frozen_gc, paused_gc
 from ._spec import ScorerSpec, model_free
+from ._threads import in_daemon_thread, score_free
 
 BLOCK = 256
 """Runs scored together by the fast paths."""
@@ -169,10 +170,13 @@ async def _in_blocks(
 ) -> None:
     for start in range(0, len(jobs), BLOCK):
         block = jobs[start : start + BLOCK]
-        found = score_block(fast, [job.run for job in block])  # type: ignore[misc]
+        found = await _fast_results(fast, block, timeout)
         if tracer() is not None:  # spans after the fact: the block was scored at once
-            _trace_block(block, found)
+            _trace_block(block, [done or {} for done in found])
         for job, done in zip(block, found, strict=True):
+            if done is None:  # its fast path ran past the timeout
+                await on_scored(Scored(job, {}, timed_out=True, duration_s=timeout or 0.0))
+                continue
             if job.only is not None:
                 done = {key: result for key, result in done.items() if key in job.only}
             if len(done) == len(scorers):
@@ -183,6 +187,27 @@ async def _in_blocks(
                     await _score_job(scorers, scorers, job, timeout, raise_errors, done)
                 )
         await anyio.sleep(0)  # let cancellation (Ctrl-C) in
+
+
+async def _fast_results(
+    fast: Mapping[str, ScorerSpec], block: Sequence[Job], timeout: float | None
+) -> list[dict[str, ScoreResult] | None]:
+    """The fast paths' results of a block, computed in a daemon thread (a Ctrl-C is not
+    kept waiting). A block that takes longer than ``timeout`` is scored again run by
+    run, each under the timeout: None for a run that takes longer."""
+    runs = [job.run for job in block]
+    if not fast:
+        return [{} for _ in runs]
+    with anyio.move_on_after(timeout) if timeout is not None else nullcontext():
+        whole: list[dict[str, ScoreResult] | None] = []
+        whole.extend(await in_daemon_thread(score_block, fast, runs))
+        return whole
+    found: list[dict[str, ScoreResult] | None] = []
+    for run in runs:
+        found.append(None)
+        with anyio.move_on_after(timeout):
+            found[-1] = (await in_daemon_thread(score_block, fast, [run]))[0]
+    return found
 
 
 async def _score_job(
@@ -208,7 +233,8 @@ async def _score_job(
                     with record_calls() as prepared:
                         run = await job.prepare()
                 if run is not None:
-                    await _score_run(to_run, keys_free, run, results, raise_errors)
+                    threaded = timeout is not None  # CPU work the timeout can cut off
+                    await _score_run(to_run, keys_free, run, results, raise_errors, threaded)
         except TimeoutError:
             if timeout is None:
                 raise
@@ -224,14 +250,16 @@ async def _score_run(
     run: ScorerRun,
     results: dict[str, ScoreResult],
     raise_errors: bool,
+    threaded: bool = False,
 ) -> None:
-    """One run's scorers: the model-free ones inline, the others concurrently."""
+    """One run's scorers: the model-free ones inline (``threaded``: in a daemon thread,
+    so that a timeout cuts them off), the others concurrently."""
 
     async def score(key: str, scorer: ScorerSpec) -> None:
         started = time.perf_counter()
         try:
-            if key in keys_free:  # no task, no loop round trip
-                outcome = score_inline(scorer, run)
+            if key in keys_free:  # no task, no loop round trip (or a thread)
+                outcome = await score_free(scorer, run) if threaded else score_inline(scorer, run)
                 if not isinstance(outcome, ScoreResult):
                     outcome = await outcome
                 results[key] = outcome

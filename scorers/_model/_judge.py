@@ -176,6 +176,7 @@ class Judge:
         self._redact = Redactor(secrets)
         register_secrets(secrets)
         self.cache: JudgeCache | None = resolve_cache(cache)
+        self._reached = False  # no request answered yet: a refused connection is setup
 
     def __repr__(self) -> str:
         return f"Judge(model={self.model!r}, api_base={public_url(self.api_base)!r})"
@@ -203,8 +204,6 @@ class Judge:
         close = getattr(self.transport, "close", None)
         if close is not None:
             close()
-
-    # -- request parameters --------------------------------------------------------------
 
     def _params(self) -> dict[str, Any]:
         params: dict[str, Any] = {"temperature": self.temperature}
@@ -235,8 +234,6 @@ class Judge:
         if self._api_key is None and self.api_base and not os.environ.get("OPENAI_API_KEY"):
             return "no-key"  # local OpenAI-compatible servers accept any key
         return self._api_key
-
-    # -- one request ---------------------------------------------------------------------
 
     async def chat(
         self, messages: list[dict[str, Any]], *, step: str = "chat", **params: Any
@@ -269,6 +266,7 @@ class Judge:
                 completion = await send_with_retries(
                     self.transport, request, self._policy, self._own_limits, attempts
                 )
+                self._reached = True
                 call.prompt_tokens = completion.prompt_tokens  # before note_call's span
                 call.completion_tokens = completion.completion_tokens
                 call.cost = completion.cost
@@ -280,6 +278,7 @@ class Judge:
                     attempts=attempts.sent,
                     timeout=self.timeout,
                     api_key_given=self._api_key is not None,
+                    never_reached=not self._reached,
                 )
                 call.error = str(error)
                 attach_calls(error, [call])
@@ -299,8 +298,6 @@ class Judge:
                 completion = completion.model_copy(update={"content": clean})
         call.response = completion.content or ""
         return completion, call
-
-    # -- structured output and cache -----------------------------------------------------
 
     def cache_key(
         self,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import email.utils
 import os
 import threading
 import time
@@ -19,14 +18,8 @@ from typing import Any
 
 import anyio
 
-from ._completion import (
-    Completion,
-    ErrorKind,
-    ModelRequest,
-    ToolCall,
-    TransportError,
-    kind_for_status,
-)
+from ._completion import Completion, ModelRequest, ToolCall, TransportError
+from ._litellm_errors import litellm_error
 from ._redact import redact_litellm_logs
 
 _litellm: ModuleType | None = None
@@ -173,103 +166,10 @@ async def stop_litellm_logging() -> None:
             await _WORKER.stop()
 
 
-def _retry_after(exc: BaseException) -> float | None:
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None) or getattr(exc, "litellm_response_headers", None)
-    if not headers:
-        return None
-    millis = headers.get("retry-after-ms")
-    if millis:
-        with contextlib.suppress(ValueError):
-            return float(millis) / 1000
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        with contextlib.suppress(TypeError, ValueError):
-            parsed = email.utils.parsedate_to_datetime(value)
-            return max(0.0, parsed.timestamp() - time.time())
-    return None
-
-
-def _client_side_setup_error(exc: BaseException) -> bool:
-    """Whether the OpenAI SDK failed before sending (missing credentials, bad client
-    options): litellm reports that as a 500, but no server was ever asked."""
-    try:
-        import openai
-    except ImportError:  # pragma: no cover - litellm depends on openai
-        return False
-    cause = exc.__cause__ or exc.__context__
-    for _ in range(5):  # litellm wraps the SDK's error in one or two of its own
-        if cause is None:
-            return False
-        if isinstance(cause, openai.OpenAIError) and not isinstance(cause, openai.APIError):
-            return True
-        cause = cause.__cause__ or cause.__context__
-    return False
-
-
-def _missing_env(model: str) -> tuple[str, ...]:
-    litellm = import_litellm()
-    try:
-        found = litellm.validate_environment(model)
-    except Exception:  # an unknown provider: nothing to suggest
-        return ()
-    names = found.get("missing_keys") or []
-    return tuple(n for n in names if "KEY" in n or "TOKEN" in n)
-
-
 def map_litellm_error(exc: BaseException, request: ModelRequest) -> TransportError:
-    """The `TransportError` for an exception raised by ``litellm.acompletion``.
-
-    Classified by exception class, most specific first. litellm's "Missing credentials"
-    (an OpenAI client error it wraps as a 500) is an authentication error; without an
-    explicit key, the environment variables the provider wants are named.
-    """
-    litellm = import_litellm()
-    status = getattr(exc, "status_code", None)
-    status = status if isinstance(status, int) else None
-    message = str(getattr(exc, "message", None) or exc)
-    table: list[tuple[type[BaseException], ErrorKind]] = [
-        (litellm.ContextWindowExceededError, "context_window"),
-        (litellm.AuthenticationError, "auth"),
-        (litellm.PermissionDeniedError, "permission"),
-        (litellm.NotFoundError, "not_found"),
-        (litellm.RateLimitError, "rate_limit"),
-        (litellm.Timeout, "timeout"),
-        (litellm.APIConnectionError, "connection"),
-        (litellm.BadRequestError, "bad_request"),
-        (litellm.UnprocessableEntityError, "bad_request"),
-        (litellm.InternalServerError, "server"),
-        (litellm.ServiceUnavailableError, "server"),
-        (litellm.BadGatewayError, "server"),
-        (litellm.APIError, "server"),
-        (TimeoutError, "timeout"),
-        (ConnectionError, "connection"),
-    ]
-    kind: ErrorKind = "unknown"
-    for cls, mapped in table:
-        if isinstance(exc, cls):
-            kind = mapped
-            break
-    if kind == "server" and _client_side_setup_error(exc):
-        kind, status = "auth", None
-    elif kind in ("server", "unknown") and status is not None and status < 500:
-        kind = kind_for_status(status)  # a generic class whose status says more
-    if kind == "bad_request" and "LLM Provider NOT provided" in message:
-        # raised before any request: no model string litellm can route, a setup error
-        kind, status = "not_found", None
-        message = (
-            "litellm cannot route this model string; name the provider as a prefix, e.g. "
-            "openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, ollama/llama3.1, or "
-            "openai/<name> with api_base for an OpenAI-compatible server"
-        )
-    missing = _missing_env(request.model) if kind == "auth" and request.api_key is None else ()
-    return TransportError(
-        kind, message, status=status, retry_after=_retry_after(exc), missing_env=missing
-    )
+    """The `TransportError` for an exception raised by ``litellm.acompletion`` (see
+    `scorers._model._litellm_errors`)."""
+    return litellm_error(exc, request, import_litellm())
 
 
 def completion_from_response(response: Any) -> Completion:

@@ -1,0 +1,97 @@
+"""item_timeout and cancellation reach model-free scorers too (issue 34, item 14)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import anyio
+import pytest
+
+from evals import run_evals
+from scorers import create_non_llm_context_recall_scorer, create_scorer
+
+HUGE = "abcdefghij" * 20_000  # similarity of 200k-character texts: seconds of C work
+
+
+def slow_data(n_slow=1, n_fast=5):
+    rows = [{"id": f"fast{i}", "input": "q", "context": ["Ulm."], "reference_contexts": ["Ulm."]}
+            for i in range(n_fast)]  # fmt: skip
+    rows += [{"id": f"slow{i}", "input": "q", "context": [HUGE[::-1]] * 4,
+              "reference_contexts": [HUGE] * 4} for i in range(n_slow)]  # fmt: skip
+    return rows
+
+
+def test_item_timeout_cuts_off_a_slow_fast_path_item_only():
+    started = time.perf_counter()
+    result = run_evals(slow_data(), [create_non_llm_context_recall_scorer()],
+                       item_timeout=0.5, progress=False)  # fmt: skip
+    elapsed = time.perf_counter() - started
+    errors = {i.item.id: i.error.phase for i in result.items if i.error}
+    assert errors == {"slow0": "timeout"}
+    assert result.summary.scorers["non-llm-context-recall"].n_scored == 5
+    assert elapsed < 5
+
+
+def sleepy(run, results):
+    time.sleep(30 if run.input == "slow" else 0)
+    return 1.0
+
+
+def test_item_timeout_cuts_off_a_slow_custom_model_free_step():
+    scorer = create_scorer(id="sleepy").generate_score(sleepy)
+    data = [{"id": "a", "input": "fast"}, {"id": "b", "input": "slow"}, {"id": "c", "input": "x"}]
+    started = time.perf_counter()
+    result = run_evals(data, [scorer], item_timeout=0.5, progress=False)
+    assert time.perf_counter() - started < 5
+    assert {i.item.id: (i.error.phase if i.error else None) for i in result.items} == {
+        "a": None, "b": "timeout", "c": None}  # fmt: skip
+
+
+async def async_extractor(input, output):
+    await anyio.sleep(0)
+    return ["Ulm."]
+
+
+def test_a_scorer_whose_steps_await_the_loop_still_runs_under_a_timeout():
+    scorer = create_non_llm_context_recall_scorer({"context_extractor": async_extractor})
+    data = [{"id": str(i), "input": "q", "reference_contexts": ["Ulm."]} for i in range(3)]
+    result = run_evals(data, [scorer], item_timeout=5, progress=False)
+    assert result.scores == {"non-llm-context-recall": 1.0}
+
+
+SCRIPT = textwrap.dedent(
+    f"""
+    import sys
+    from evals import run_evals
+    from scorers import create_non_llm_context_recall_scorer
+    HUGE = {HUGE[:10]!r} * 20_000
+    rows = [{{"id": str(i), "input": "q", "context": [HUGE[::-1]] * 4,
+              "reference_contexts": [HUGE] * 4}} for i in range(50)]
+    print("started", flush=True)
+    try:
+        run_evals(rows, [create_non_llm_context_recall_scorer()], progress=False)
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+    """
+)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_a_model_free_run_within_a_second_or_two(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "started"
+        time.sleep(1.0)
+        sent = time.perf_counter()
+        os.kill(proc.pid, signal.SIGINT)
+        proc.wait(timeout=30)
+        took = time.perf_counter() - sent
+        assert "interrupted" in proc.stdout.read()
+        assert took < 3, f"took {took:.1f} s to stop"
+    finally:
+        proc.kill()
