@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -10,7 +11,7 @@ from .._errors import BudgetExceededError, JudgeSetupError
 from ._completion import ModelRequest
 from ._limits import Budget, current_budget, current_ledger
 from ._litellm import import_litellm
-from ._retry import count_prompt_tokens
+from ._retry import Attempts, count_prompt_tokens
 
 
 def price_per_token(model: str, declared: Mapping[str, Any]) -> tuple[float, float] | None:
@@ -40,10 +41,12 @@ def charged(
     request: ModelRequest,
     price: Callable[[], tuple[float, float] | None],
     max_tokens: int | None,
+    attempts: Attempts,
 ) -> Iterator[Charge]:
     """Reserve the call's estimated cost in the run's budget (when a run set one, see
-    `run_budget`) and settle it on exit: at the `Charge`'s cost, or at 0 when the call
-    failed or was cancelled."""
+    `run_budget`) and settle it on exit: at the `Charge`'s cost, plus the estimate for
+    each attempt that was cut off in flight (the provider may bill it), or at just those
+    when the call failed or was cancelled."""
     charge = Charge()
     budget = current_budget()
     if budget is None:
@@ -53,9 +56,30 @@ def charged(
     try:
         yield charge
     except BaseException:
-        budget.settle(estimate, 0.0)
+        budget.settle(estimate, estimate * attempts.abandoned)
         raise
-    budget.settle(estimate, estimate if charge.cost is None else charge.cost)
+    answered = estimate if charge.cost is None else charge.cost
+    budget.settle(estimate, answered + estimate * attempts.abandoned)
+
+
+def abandoned_cost(
+    request: ModelRequest, judge: Any, attempts: Attempts
+) -> tuple[int, float | None]:
+    """The prompt tokens sent and the cost of a call that got no answer: what its
+    attempts cut off in flight may be billed (their prompts, counted by us, and no
+    completion) at ``judge.price_per_token()``; cost None when the price is unknown."""
+    declared = judge.litellm_kwargs
+    if not attempts.sent or (
+        "litellm" not in sys.modules  # no request went through litellm: no price list
+        and not ("input_cost_per_token" in declared and "output_cost_per_token" in declared)
+    ):
+        return 0, None
+    try:
+        price = judge.price_per_token()
+        tokens = count_prompt_tokens(request) * attempts.abandoned if attempts.abandoned else 0
+    except Exception:  # an estimate must not hide the call's own error
+        return 0, None
+    return tokens, None if price is None else tokens * price[0]
 
 
 def reserve(

@@ -36,7 +36,7 @@ from ._cache import (
 )
 from ._calls import attach_calls, note_call
 from ._completion import Completion, ModelRequest, Transport, TransportError
-from ._cost import charged, price_per_token
+from ._cost import abandoned_cost, charged, price_per_token
 from ._limits import Limits
 from ._options import check_keywords, transport_for
 from ._redact import (
@@ -261,7 +261,7 @@ class Judge:
         started = time.perf_counter()
         attempts = Attempts()
         call = JudgeCall(step=step, model=self.model, messages=messages)
-        with charged(request, self.price_per_token, self.max_tokens) as charge:
+        with charged(request, self.price_per_token, self.max_tokens, attempts) as charge:
             try:
                 completion = await send_with_retries(
                     self.transport, request, self._policy, self._own_limits, attempts
@@ -287,6 +287,8 @@ class Judge:
                 call.error = "cancelled"
                 raise
             finally:
+                if call.error is not None:  # what was sent and may be billed
+                    call.prompt_tokens, call.cost = abandoned_cost(request, self, attempts)
                 call.attempts = attempts.sent
                 call.latency_s = time.perf_counter() - started
                 if attempts.sent:

@@ -37,9 +37,16 @@ class RetryPolicy:
 
 @dataclass
 class Attempts:
-    """Requests handed to the transport so far (read after a failure or cancellation)."""
+    """Requests handed to the transport so far (read after a failure or cancellation).
+
+    Attributes:
+        sent: Requests handed to the transport.
+        abandoned: Of those, requests cut off while in flight (the call's timeout, or a
+            cancellation): the provider may have answered, and billed, them anyway.
+    """
 
     sent: int = 0
+    abandoned: int = 0
 
 
 def count_prompt_tokens(request: ModelRequest) -> int:
@@ -80,8 +87,12 @@ async def send_with_retries(
                 if bucket is not None:
                     await bucket.take(estimate)
                 attempts.sent += 1
-                with anyio.fail_after(request.timeout):
-                    completion = await transport.complete(request)
+                try:
+                    with anyio.fail_after(request.timeout):
+                        completion = await transport.complete(request)
+                except (TimeoutError, anyio.get_cancelled_exc_class()):
+                    attempts.abandoned += 1
+                    raise
                 if bucket is not None:
                     used = completion.prompt_tokens or estimate
                     bucket.charge(used - estimate + completion.completion_tokens)
