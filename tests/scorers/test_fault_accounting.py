@@ -51,3 +51,18 @@ def test_a_call_refused_by_the_server_costs_nothing():
     call = result.items[0].scorer_results["context-recall"].judge_calls[0]
     assert (call.cost, call.prompt_tokens) == (0.0, 0)
     assert result.summary.scorers["context-recall"].cost == 0.0
+
+
+def test_calls_cut_off_by_an_item_timeout_keep_their_prompt_tokens_and_cost():
+    from scorers import create_context_precision_scorer
+
+    with FakeLLMServer(latency=0.5) as server:
+        j = server.judge(**PRICES)
+        scorers = [create_context_recall_scorer(j), create_context_precision_scorer(j)]
+        result = run_evals(DATA[:1], scorers, item_timeout=0.3, progress=False)
+    item = result.items[0]
+    assert item.error is not None and item.error.phase == "timeout"
+    cut = item.other_calls
+    assert len(cut) == 2 and all(c.error == "cancelled" and c.prompt_tokens > 0 for c in cut)
+    assert all(c.cost == pytest.approx(c.prompt_tokens * 1e-6) for c in cut)
+    assert result.summary.prompt_tokens == sum(c.prompt_tokens for c in cut)  # was 0
