@@ -1,7 +1,7 @@
 """Run async scorekit code from synchronous callers, including inside a running loop.
 
-One daemon thread runs an asyncio event loop with a blocking portal; every sync call
-is handed to it. That works the same from a plain script and from Jupyter (whose own
+One daemon thread (ours, never joined at exit) runs an asyncio event loop with a
+blocking portal; every sync call is handed to it. That works the same from a plain script and from Jupyter (whose own
 loop is busy in the calling thread), keeps litellm's per-loop HTTP clients alive
 between calls, and needs no nest_asyncio.
 """
@@ -11,12 +11,14 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
+import queue
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import CancelledError
 from typing import Any, TypeVar
 
-from anyio.from_thread import BlockingPortal, start_blocking_portal
+import anyio
+from anyio.from_thread import BlockingPortal
 
 from ._model._executor import install as install_inline_setup
 
@@ -24,40 +26,69 @@ T = TypeVar("T")
 
 _lock = threading.Lock()
 _portal: BlockingPortal | None = None
-_portal_cm: contextlib.AbstractContextManager[BlockingPortal] | None = None
 _thread: threading.Thread | None = None
+
+SHUTDOWN_WAIT_S = 2.0
+"""How long exit waits for the loop thread; one still busy (CPU work of a run that
+Ctrl-C abandoned) is left to die with the process: it is a daemon thread."""
 
 
 def _start_portal() -> BlockingPortal:
-    global _portal, _portal_cm, _thread
-    _portal_cm = start_blocking_portal()
-    portal = _portal_cm.__enter__()
-    portal.call(install_inline_setup)
-    _thread = portal.call(threading.current_thread)
-    _portal = portal
+    """The loop thread and its portal. The thread is ours and a daemon (anyio's
+    `start_blocking_portal` runs the loop in a thread pool, which the interpreter joins at
+    exit: a run busy with CPU work would hold the process after Ctrl-C)."""
+    global _portal, _thread
+    ready: queue.Queue[BlockingPortal | BaseException] = queue.Queue()
+
+    async def serve() -> None:
+        try:
+            async with BlockingPortal() as portal:
+                install_inline_setup()
+                ready.put(portal)
+                await portal.sleep_until_stopped()
+        except BaseException as exc:
+            ready.put(exc)
+            raise
+
+    thread = threading.Thread(target=anyio.run, args=(serve,), daemon=True, name="scorekit-loop")
+    thread.start()
+    found = ready.get()
+    if isinstance(found, BaseException):
+        raise found
+    _thread, _portal = thread, found
     atexit.register(_shutdown)
-    return portal
+    return found
 
 
 def _shutdown() -> None:
-    """Stop litellm's logging task and the loop cleanly at interpreter exit."""
-    global _portal, _portal_cm
+    """Stop litellm's logging task and the loop cleanly at interpreter exit, unless the
+    loop does not answer within `SHUTDOWN_WAIT_S` (then the process exits without it)."""
+    global _portal
     portal, _portal = _portal, None
-    manager, _portal_cm = _portal_cm, None
-    if portal is None or manager is None:
+    if portal is None:
         return
-    from ._model._litellm import stop_litellm_logging
 
-    with contextlib.suppress(Exception):
-        portal.call(stop_litellm_logging)
-    with contextlib.suppress(Exception):
-        manager.__exit__(None, None, None)
+    def stop() -> None:
+        from ._model._litellm import stop_litellm_logging
+
+        with contextlib.suppress(Exception):
+            portal.call(stop_litellm_logging)
+        with contextlib.suppress(Exception):
+            portal.call(portal.stop, True)  # cancel what is left
+
+    stopper = threading.Thread(target=stop, daemon=True, name="scorekit-exit")
+    stopper.start()
+    stopper.join(SHUTDOWN_WAIT_S)
+    if not stopper.is_alive() and _thread is not None:
+        _thread.join(SHUTDOWN_WAIT_S)
 
 
 def run_sync(fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
     """Run ``fn(*args, **kwargs)`` on scorekit's event-loop thread and wait for the result.
 
-    Ctrl-C in the caller cancels the running task before re-raising.
+    Ctrl-C in the caller cancels the running task and re-raises within about a second,
+    even when the task is busy with CPU work the loop cannot interrupt (that work is then
+    abandoned; whatever it had written stays written).
 
     Raises:
         RuntimeError: When called from the event-loop thread itself (a sync API used
@@ -76,7 +107,7 @@ def run_sync(fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
     except KeyboardInterrupt:
         future.cancel()
         try:
-            future.result(timeout=5)
+            future.result(timeout=1)
         except (CancelledError, Exception):
             pass
         raise
