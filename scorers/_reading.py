@@ -9,7 +9,7 @@ It recognises, by shape:
 | ``{"output": ..., "context": [...]}`` (and `TargetOutput`-like objects) | ``output`` | ``context`` |
 | LangChain ``create_retrieval_chain``: ``{"input", "context", "answer"}`` | ``answer`` | ``context`` |
 | LangChain ``RetrievalQA``: ``{"query", "result", "source_documents"}`` | ``result`` | ``source_documents`` |
-| ``{"context": [...]}`` | — | ``context`` |
+| any other dict with ``context`` (or ``retrieved_contexts``, ``contexts``) | ``answer`` / ``output`` / ``result`` / ``response`` | that list |
 | a chat history (OpenAI or Mastra messages, `AgentOutput`) | last assistant text | tool results |
 | a framework's objects (`scorers._frameworks`) | the framework's answer | its documents |
 | a list of chunks (str, dict with a text, `Chunk`, framework documents) | — | the list |
@@ -131,15 +131,17 @@ def _read(value: Any) -> Reading | None:
     return None if single is None else Reading(None, [single])
 
 
+_CONTEXT_KEYS = ("context", "source_documents", "retrieved_contexts", "contexts")
+_ANSWER_KEYS = ("answer", "output", "result", "response")
+
+
 def _read_mapping(value: Mapping[Any, Any]) -> Reading | None:
-    keys = set(value)
-    if "source_documents" in keys:  # LangChain RetrievalQA
-        return Reading(value.get("result"), retrieved_chunks(value["source_documents"]))
-    if "context" in keys and (keys <= {"output", "context"} or "answer" in keys):
-        answer = value.get("answer", value.get("output"))
-        context = value["context"]
+    context_key = next((k for k in _CONTEXT_KEYS if k in value), None)
+    if context_key is not None:  # {output, context}, LangChain's chains, Ragas' rows
+        answer = next((value[k] for k in _ANSWER_KEYS if k in value), None)
+        context = value[context_key]
         return Reading(answer, None if context is None else retrieved_chunks(context))
-    if keys == {"output"}:
+    if set(value) == {"output"}:
         return Reading(value["output"], None)
     if as_history(value) is not None:
         return Reading(history_final_text(value), _tool_chunks(value))

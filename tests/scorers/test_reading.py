@@ -56,6 +56,8 @@ def test_a_readable_empty_retrieval_is_a_real_zero(output):
     [
         {"output": "x", "context": [{"id": "d1", "text": "t"}]},
         {"context": [{"id": "d0", "text": "a"}, {"id": "d1", "text": "t"}]},
+        {"question": "q", "context": [{"id": "d1", "text": "t"}], "response": "a"},
+        {"user_input": "q", "retrieved_contexts": [{"id": "d1", "text": "t"}]},
         [{"id": "d1", "text": "t"}],
         ({"id": "d1", "text": "t"},),
         (chunk for chunk in [{"id": "d1", "text": "t"}]),
