@@ -35,7 +35,7 @@ def test_a_wrong_port_is_connection_refused_and_a_setup_error(tmp_path, capsys):
     data.write_text('{"input": "q", "ground_truth": "Ulm.", "context": ["Ulm."]}\n')
     url = f"http://127.0.0.1:{closed_port()}/v1"
     args = ["run", str(data), "--scorer", "context-recall", "--model", "openai/m",
-            "--api-base", url, "--no-progress"]  # fmt: skip
+            "--api-base", url, "--option", "judge.retry_backoff=0.01", "--no-progress"]  # fmt: skip
     assert main(args) == 2
     err = capsys.readouterr().err
     assert f"connection refused at {url}" in err and "HTTP 500" not in err
