@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ._chunks import Chunk, to_chunks
 from ._errors import ConfigError, UnreadableOutputError
-from ._messages import as_history, is_agent_shaped, result_chunks, tool_results
+from ._messages import as_history, is_agent_shaped, tool_chunks
 from ._reading import describe, read_result, retrieved_chunks
 from ._types import ScorerRun
 
@@ -95,7 +95,7 @@ def tool_results_extractor(*tool_names: str) -> ContextExtractor:
     JSON results are parsed: lists and ``{"results": [...]}``-style dicts give one chunk
     per element, keeping ``id`` and ``text``/``content`` fields.
     """
-    wanted = set(tool_names)
+    wanted = frozenset(tool_names)
 
     def extract(input: Any, output: Any) -> list[Chunk]:
         if as_history(output) is None:
@@ -104,12 +104,7 @@ def tool_results_extractor(*tool_names: str) -> ContextExtractor:
                 f"output is {describe(output)}; use context_extractor='auto' (framework "
                 "objects, {'output', 'context'} dicts, chunk lists) or your own function"
             )
-        return [
-            chunk
-            for result in tool_results(output)
-            if not wanted or result.tool_name in wanted
-            for chunk in result_chunks(result.result)
-        ]
+        return tool_chunks(output, wanted)
 
     extract.__name__ = f"tool_results({', '.join(tool_names)})" if tool_names else "tool_results"
     return extract

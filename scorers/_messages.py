@@ -178,6 +178,16 @@ def tool_results(value: Any) -> list[ToolResult]:
     return found
 
 
+def tool_chunks(value: Any, names: frozenset[str] = frozenset()) -> list[Chunk]:
+    """The chunks of every tool result in a history (of the named tools, when named)."""
+    return [
+        chunk
+        for result in tool_results(value)
+        if not names or result.tool_name in names
+        for chunk in result_chunks(result.result)
+    ]
+
+
 _LIST_KEYS = ("results", "documents", "docs", "chunks", "contexts", "passages", "items", "hits")
 _TEXT_KEYS = ("text", "content", "page_content", "passage", "snippet", "body")
 

@@ -30,7 +30,7 @@ from typing import Any
 from ._chunks import Chunk, to_chunk, to_chunks
 from ._errors import ConfigError, UnreadableOutputError
 from ._frameworks import document_chunk, framework_answer, framework_chunks
-from ._messages import as_history, history_final_text, result_chunks, tool_results
+from ._messages import as_history, history_final_text, tool_chunks
 from ._types import AgentOutput
 
 MAX_CHUNKS = 10_000
@@ -110,7 +110,7 @@ def _read(value: Any) -> Reading | None:
     if value is None or isinstance(value, (str, bytes, int, float, bool)):
         return None
     if isinstance(value, AgentOutput):
-        return Reading(value.text, _tool_chunks(value))
+        return Reading(value.text, tool_chunks(value))
     if isinstance(value, Mapping):
         return _read_mapping(value)
     if _has(value, "output") and _has(value, "context"):
@@ -119,7 +119,7 @@ def _read(value: Any) -> Reading | None:
     if isinstance(value, (list, tuple, Iterator)):
         items = value if type(value) is list else bounded_list(value)
         if as_history(items) is not None:
-            return Reading(history_final_text(items), _tool_chunks(items))
+            return Reading(history_final_text(items), tool_chunks(items))
         found = framework_chunks(items)
         if found is not None:
             return Reading(None, found)
@@ -144,13 +144,9 @@ def _read_mapping(value: Mapping[Any, Any]) -> Reading | None:
     if set(value) == {"output"}:
         return Reading(value["output"], None)
     if as_history(value) is not None:
-        return Reading(history_final_text(value), _tool_chunks(value))
+        return Reading(history_final_text(value), tool_chunks(value))
     found = framework_chunks(value)
     return None if found is None else Reading(framework_answer(value), found)
-
-
-def _tool_chunks(history: Any) -> list[Chunk]:
-    return [chunk for result in tool_results(history) for chunk in result_chunks(result.result)]
 
 
 def bounded_list(values: Iterable[Any], limit: int = MAX_CHUNKS) -> list[Any]:

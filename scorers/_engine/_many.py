@@ -199,9 +199,7 @@ async def _fast_results(
     if not fast:
         return [{} for _ in runs]
     with anyio.move_on_after(timeout) if timeout is not None else nullcontext():
-        whole: list[dict[str, ScoreResult] | None] = []
-        whole.extend(await in_daemon_thread(score_block, fast, runs))
-        return whole
+        return list(await in_daemon_thread(score_block, fast, runs))
     found: list[dict[str, ScoreResult] | None] = []
     for run in runs:
         found.append(None)
