@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any, Literal
 
-from scorers import ConfigError
+from scorers import ConfigError, DatasetError
 
 from ._common import (
     add_resampling_options,
@@ -29,9 +28,9 @@ def add(commands: Any) -> None:
         "--metric",
         action="append",
         metavar="NAME",
-        help="as trec_eval: official (the default set), all_trec, a family (P, P.5,10, "
-        "ndcg_cut.10, iprec_at_recall), a name (map, bpref, P_10, ...) or scorekit's "
-        "(ndcg@10, mrr, ...); repeatable, comma lists accepted",
+        help="as trec_eval: official (the default set), all_trec, set, a family with "
+        "parameters (P.5,10, ndcg_cut.10, ndcg.1=3,2=9, rbp.p=0.8), a measure (map, bpref) "
+        "or scorekit's names (ndcg@10, mrr, P_10); repeatable, comma lists accepted",
     )
     trec.add_argument(
         "-M",
@@ -41,20 +40,32 @@ def add(commands: Any) -> None:
         help="evaluate only each query's top N documents (trec_eval -M)",
     )
     trec.add_argument("-q", action="store_true", help="per-query lines too, as trec_eval -q")
+    trec.add_argument("-n", action="store_true", help="no summary lines (trec_eval -n)")
+    trec.add_argument(
+        "-J", action="store_true", help="drop unjudged documents first (trec_eval -J)"
+    )
+    trec.add_argument(
+        "-N",
+        "--collection-size",
+        type=int,
+        default=0,
+        metavar="N",
+        help="documents in the collection, for utility (trec_eval -N)",
+    )
     trec.add_argument(
         "-l",
         "--relevance-level",
-        type=float,
-        default=1.0,
+        type=_integer_level,
+        default=1,
         metavar="LEVEL",
-        help="grade from which a document is relevant (default 1, as trec_eval -l)",
+        help="grade from which a document is relevant (an integer, default 1: trec_eval -l)",
     )
     trec.add_argument(
         "-c",
         "--complete",
         action="store_true",
-        help="count queries with qrels but no ranking as 0 (trec_eval -c); default: leave "
-        "them out, as trec_eval and pytrec_eval do",
+        help="count queries with qrels but no ranking as 0 (trec_eval -c); without it a "
+        "judged query missing from the run is an error, as in trec_eval 10",
     )
     trec.add_argument(
         "--compare",
@@ -68,16 +79,32 @@ def add(commands: Any) -> None:
 
 SPECIAL = ("runid", "num_q")
 """Lines of trec_eval's output that are not per-query measures."""
-NOT_PER_QUERY = frozenset({"gm_map", *SPECIAL})
+NOT_PER_QUERY = frozenset({"gm_map", "gm_bpref", *SPECIAL})
+
+
+def _integer_level(text: str) -> int:
+    """``-l`` as trec_eval reads it: an integer (``2.5`` is refused rather than cut)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: trec_eval's relevance levels are integers, e.g. -l 2"
+        ) from None
+
+
+def _is_relstring(name: str) -> bool:
+    return name == "relstring" or name.startswith("relstring_")
 
 
 def _line(name: str, query: str, value: float | str) -> str:
     if isinstance(value, str):
         shown = value
+    elif value != value:  # NaN: trec_eval prints the 0/0 it computed as -nan
+        shown = "  -nan"
     elif name.startswith("num_"):
         shown = str(int(value))
     else:
-        shown = f"{value:.4f}"
+        shown = f"{value:6.4f}"
     return f"{name:<22}\t{query}\t{shown}"
 
 
@@ -85,25 +112,36 @@ def run(args: argparse.Namespace) -> int:
     from scorers import compare_rankings, evaluate_ranking, load_qrels, load_run
 
     check_resamples(args)
-    if args.max_docs is not None and args.max_docs < 1:
-        raise ConfigError(f"-M must be an integer >= 1; got {args.max_docs}")
-    names, not_computed = measures(args.metric or ["official"])
-    if not_computed:
-        print(f"scorekit: not computed: {', '.join(not_computed)}", file=sys.stderr)
+    if args.max_docs is not None and args.max_docs < 0:
+        raise ConfigError(f"-M must be an integer >= 0; got {args.max_docs}")
+    names = measures(args.metric or ["official"])
     metrics = [n for n in names if n not in SPECIAL]
     if not metrics:
-        raise ConfigError("-m names no measure scorekit computes")
-    qrels = load_qrels(args.qrels)
+        raise ConfigError("-m names no measure to compute, e.g. -m map")
+    qrels = dict(sorted(load_qrels(args.qrels).items()))  # trec_eval's query order
     missing: Literal["ignore", "zero"] = "zero" if args.complete else "ignore"
-    level = args.relevance_level
     runid = ""
 
     def evaluate(path: str) -> Any:
         run = load_run(path)
         nonlocal runid
         runid = runid or run.runid
+        absent = [q for q in qrels if q not in run]
+        if absent and not args.complete and any(q in run for q in qrels):
+            raise DatasetError(
+                f"query {absent[0]!r} has judgements in {args.qrels} but no ranking in "
+                f"{path} ({len(absent)} such queries); trec_eval 10 stops here too. Pass -c "
+                "to count them as 0, or leave them out of the qrels"
+            )
         return evaluate_ranking(
-            qrels, run, metrics, relevance_level=level, missing=missing, max_docs=args.max_docs
+            qrels,
+            run,
+            metrics,
+            relevance_level=args.relevance_level,
+            missing=missing,
+            max_docs=args.max_docs,
+            judged_only=args.J,
+            collection_size=args.collection_size,
         )
 
     result = evaluate(args.run)
@@ -116,12 +154,6 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(_report(args, result, runid, comparison), indent=2))
         return EXIT_OK
     _print_lines(args, names, result, runid)
-    if result.missing_from_run:
-        print(
-            f"scorekit: {len(result.missing_from_run)} queries with qrels are not in the run "
-            f"({'counted as 0' if args.complete else 'left out; -c counts them as 0'})",
-            file=sys.stderr,
-        )
     if comparison is not None:
         print()
         print(comparison.table())
@@ -144,12 +176,20 @@ def _report(args: argparse.Namespace, result: Any, runid: str, comparison: Any) 
 
 
 def _print_lines(args: argparse.Namespace, names: list[str], result: Any, runid: str) -> None:
-    """trec_eval's lines: per query with ``-q``, then the ``all`` lines."""
+    """trec_eval's lines: per query with ``-q``, then (unless ``-n``) the ``all`` lines."""
+    lines = []
     if args.q:
-        for query in sorted(result.per_query):
+        for i, query in enumerate(result.query_ids):
             for name in names:
-                if name not in NOT_PER_QUERY:
-                    print(_line(name, query, result.per_query[query][name]))
-    specials: dict[str, float | str] = {"runid": runid, "num_q": result.n_queries}
-    for name in names:
-        print(_line(name, "all", specials[name] if name in SPECIAL else result.means[name]))
+                if _is_relstring(name):
+                    lines.append(_line(name, query, f"'{result.relstrings[name][i]}'"))
+                elif name not in NOT_PER_QUERY:
+                    lines.append(_line(name, query, result.columns[name][i]))
+    if not args.n:
+        specials: dict[str, float | str] = {"runid": runid, "num_q": result.n_queries}
+        for name in names:
+            if not _is_relstring(name):
+                value = specials[name] if name in SPECIAL else result.means[name]
+                lines.append(_line(name, "all", value))
+    if lines:
+        print("\n".join(lines))

@@ -56,7 +56,7 @@ def ranking_metric(metric: str) -> Callable[[list[str], dict[str, float]], float
 
     def value(ranked: list[str], grades: dict[str, float]) -> float:
         batch = single_query_batch(
-            [grades.get(doc, 0.0) for doc in ranked], list(grades.values()), _ANY_POSITIVE
+            [grades.get(doc, -1.0) for doc in ranked], list(grades.values()), _ANY_POSITIVE
         )
         return float(batch.values(parsed)[0])
 

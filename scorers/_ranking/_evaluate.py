@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import repeat
 from operator import itemgetter
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field, computed_field
 
-from .._errors import ConfigError
+from .._errors import ConfigError, DatasetError
 from ._judged import COUNTS, JUDGED_ONLY
 from ._kernel import Metric, RankedBatch, parse_metric
 
@@ -22,8 +23,11 @@ else:
 
 RunLike = Mapping[str, Mapping[str, float] | Sequence[str]]
 
-UNJUDGED = -math.inf
-"""The grade a ranked document without a judgement gets in a batch."""
+NOT_JUDGED = -math.inf
+NONPOOL = -1.0
+"""The grade of a ranked document the qrels do not judge (trec_eval's "not in the pool")."""
+UNJUDGED = -2.0
+"""The grade of a ranked document the qrels give a negative grade ("in the pool, unjudged")."""
 
 
 class RankingEvaluation(BaseModel):
@@ -40,6 +44,9 @@ class RankingEvaluation(BaseModel):
         missing_from_qrels: Queries ranked but never judged (always left out).
         relevance_level: The grade from which a document counts as relevant.
         missing: How queries absent from the run were counted.
+        relstrings: For a ``relstring`` (``relstring_N``) metric: each evaluated query's
+            first N (default 10) grades as trec_eval prints them, one character each
+            (``0``-``9``, ``>`` above 9, ``-`` not judged, ``.`` in the pool but unjudged).
     """
 
     metrics: list[str]
@@ -51,6 +58,7 @@ class RankingEvaluation(BaseModel):
     missing_from_qrels: list[str] = Field(default_factory=list)
     relevance_level: float = 1.0
     missing: str = "ignore"
+    relstrings: dict[str, list[str]] = Field(default_factory=dict, repr=False)
 
     @computed_field(repr=False)  # type: ignore[prop-decorator]
     @cached_property
@@ -83,13 +91,36 @@ class RankingEvaluation(BaseModel):
         return frame
 
 
-def _parse_metrics(metrics: str | Sequence[str]) -> list[Metric]:
+def _parse_metrics(metrics: str | Sequence[str]) -> tuple[list[Metric], dict[str, int]]:
+    """The numeric metrics, and the ``relstring`` ones with their lengths."""
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     if not names:
         raise ConfigError("evaluate_ranking needs at least one metric, e.g. ['ndcg@10', 'map']")
     if len(set(names)) != len(names):
         raise ConfigError(f"metrics are listed twice: {names}")
-    return [parse_metric(name) for name in names]
+    strings: dict[str, int] = {}
+    for name in names:
+        if name == "relstring" or name.startswith("relstring_"):
+            try:
+                strings[name] = int(float(name.partition("_")[2] or 10))
+            except ValueError:
+                raise ConfigError(f"{name}: the length is a number, e.g. relstring_5") from None
+    return [parse_metric(n) for n in names if n not in strings], strings
+
+
+def _relstrings(batch: RankedBatch, lengths: dict[str, int]) -> dict[str, list[str]]:
+    def char(grade: float) -> str:
+        if grade > 9:
+            return ">"
+        if grade >= 0:
+            return str(int(grade))
+        return "-" if grade == NONPOOL else "." if grade == UNJUDGED else "<"
+
+    offsets = batch.offsets
+    rows = [batch.grades[offsets[q] : offsets[q + 1]] for q in range(batch.n_queries)]
+    return {
+        name: ["".join(map(char, row[: max(n, 0)])) for row in rows] for name, n in lengths.items()
+    }
 
 
 def _scored(ranking: Mapping[str, float] | Sequence[str]) -> Mapping[str, float]:
@@ -161,13 +192,22 @@ def _string_keys(names: list[str]) -> list[np.ndarray]:
     return [words[:, i] for i in range(width // 8)]
 
 
+@dataclass(frozen=True)
+class _Depth:
+    """How much of each ranking counts: trec_eval's ``-M``, ``-J`` and ``-N``."""
+
+    max_docs: int | None = None
+    judged_only: bool = False
+    collection_size: int = 0
+    exact_ties: bool = False
+
+
 def _batch(
     qrels: Mapping[str, Mapping[str, float]],
     run: Mapping[str, Mapping[str, float]],
     queries: list[str],
     level: float,
-    max_docs: int | None = None,
-    judged_matters: bool = False,
+    depth: _Depth,
 ) -> RankedBatch:
     lengths: list[int] = []
     docs: list[str] = []
@@ -182,7 +222,7 @@ def _batch(
         lengths.append(len(ranking))
         docs.extend(ranking)
         scores.extend(ranking.values())
-        grades.extend(map(judgements.get, ranking, repeat(UNJUDGED)))
+        grades.extend(map(judgements.get, ranking, repeat(NOT_JUDGED)))
         judged_lengths.append(len(judgements))
         judged.extend(judgements.values())
     n = len(queries)
@@ -193,25 +233,33 @@ def _batch(
     if score_array.size and not np.isfinite(score_array).all():
         raise ConfigError("a run holds a score that is NaN or infinite")
     all_grades = np.asarray(grades, dtype=np.float64)
-    # tied documents need id order only where it changes a value: where grades differ
-    # (bpref and infAP skip unjudged documents, so a judged non-relevant one and an
-    # unjudged one trade places freely), and at a -M cut for the judged counts
-    tie_grades = all_grades if judged_matters else np.maximum(all_grades, 0.0)
+    all_grades[np.isfinite(all_grades) & (all_grades < 0)] = UNJUDGED
+    all_grades[np.isinf(all_grades)] = NONPOOL
+    # tied documents need id order only where it changes a value: where relevance
+    # differs, unless a measure tells non-relevant documents apart (see evaluate_ranking)
+    tie_grades = all_grades if depth.exact_ties else np.maximum(all_grades, 0.0)
     order = _order(offsets, query_of, score_array, tie_grades, docs)
     grade_array = all_grades[order]
-    if max_docs is not None:  # trec_eval -M: each query's top max_docs only
-        keep = np.arange(len(grade_array)) - offsets[:-1][query_of] < max_docs
+    if depth.max_docs is not None:  # trec_eval -M: each query's top max_docs only
+        keep = np.arange(len(grade_array)) - offsets[:-1][query_of] < depth.max_docs
         grade_array = grade_array[keep]
-        np.cumsum(np.minimum(lengths, max_docs), out=offsets[1:])
+        np.cumsum(np.minimum(lengths, depth.max_docs), out=offsets[1:])
+    if depth.judged_only:  # trec_eval -J: unjudged documents removed before anything
+        keep = grade_array >= 0
+        kept = np.bincount(np.repeat(np.arange(n), np.diff(offsets))[keep], minlength=n)
+        grade_array = grade_array[keep]
+        np.cumsum(kept, out=offsets[1:])
 
     judged_array = np.asarray(judged, dtype=np.float64)
     judged_query = np.repeat(np.arange(n), judged_lengths)
-    num_rel = np.bincount(judged_query[judged_array >= level], minlength=n)
+    num_rel = np.bincount(judged_query[judged_array >= max(level, 0)], minlength=n)
     positive = judged_array > 0
     ideal_query, ideal_gain = judged_query[positive], judged_array[positive]
     ideal_order = np.lexsort((-ideal_gain, ideal_query))
     ideal_offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(ideal_query, minlength=n), out=ideal_offsets[1:])
+    judged_offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(judged_lengths, out=judged_offsets[1:])
     return RankedBatch(
         offsets=offsets,
         grades=grade_array,
@@ -222,6 +270,10 @@ def _batch(
         num_nonrel=np.bincount(
             judged_query[(judged_array >= 0) & (judged_array < level)], minlength=n
         ),
+        judged_offsets=judged_offsets,
+        judged_grades=judged_array,
+        missing=np.array([q not in run for q in queries], dtype=bool),
+        collection_size=depth.collection_size,
     )
 
 
@@ -233,6 +285,8 @@ def evaluate_ranking(
     relevance_level: float = 1.0,
     missing: Literal["ignore", "zero"] = "ignore",
     max_docs: int | None = None,
+    judged_only: bool = False,
+    collection_size: int = 0,
 ) -> RankingEvaluation:
     """Evaluate a whole run against qrels with trec_eval's definitions, vectorised.
 
@@ -247,45 +301,64 @@ def evaluate_ranking(
 
     Args:
         qrels: ``{query_id: {doc_id: grade}}`` (pytrec_eval's shape; `load_qrels` reads
-            a TREC file).
+            a TREC file). A negative grade means "in the pool, unjudged" (infAP).
         run: ``{query_id: {doc_id: score}}`` (ranked by score descending, ties by
             document id descending, as trec_eval ranks), or ``{query_id: [doc_id, ...]}``
             already in rank order.
         metrics: scorekit names (``ndcg@10``, ``ndcg``, ``map``, ``map@k``, ``mrr``,
             ``precision@k``, ``recall@k``, ``hit_rate@k``, ``r_precision``) or trec_eval
             names (``P_10``, ``ndcg_cut_10``, ``recip_rank``, ``recall_100``, ``Rprec``,
-            ``success_5``, ``map_cut_10``, ``map``, ``ndcg``); results are keyed by the
-            names given.
+            ``bpref``, ``infAP``, ``Rprec_mult_0.20``, ``relative_P_5``, ``unj_5``,
+            ``11pt_avg``, ``G``, ``binG``, ``ndcg_rel``, ``Rndcg``, ``rbp``, ``dcg``,
+            ``utility``...; parameters as trec_eval prints them: ``ndcg_1=3,2=9``,
+            ``rbp_p=0.8``); results are keyed by the names given.
         relevance_level: A document is relevant when its grade is at least this
             (trec_eval's ``-l``, default 1). nDCG's gains are the grades themselves.
         missing: Queries with qrels that the run does not rank: ``"ignore"`` leaves them
-            out of every mean (trec_eval's and pytrec_eval's default), ``"zero"`` counts
-            them with every metric 0 (trec_eval ``-c``). Queries the qrels do not
-            judge are always left out.
+            out of every mean (pytrec_eval's default), ``"zero"`` counts them with
+            every metric 0 (trec_eval ``-c``; as there, ``num_rel``'s total then counts
+            every positive judgement, whatever ``relevance_level``). Queries the qrels
+            do not judge are always left out.
         max_docs: Evaluate only each query's top ``max_docs`` documents (trec_eval's
-            ``-M``); None: all of them.
+            ``-M``; 0 evaluates empty rankings); None: all of them.
+        judged_only: Drop unjudged documents from the rankings first (trec_eval ``-J``).
+        collection_size: Documents in the collection (trec_eval ``-N``; ``utility``).
 
     Raises:
         ConfigError: For unknown metric names, bad scores or an unknown ``missing``.
+        DatasetError: When no query has both judgements and a ranking, or when a
+            document is listed twice within the evaluated depth of a judged query
+            (`load_run` keeps such copies aside; trec_eval refuses them too).
     """
-    parsed = _parse_metrics(metrics)
+    parsed, strings = _parse_metrics(metrics)
     if missing not in ("ignore", "zero"):
         raise ConfigError(f"missing must be 'ignore' or 'zero'; got {missing!r}")
     if not (isinstance(relevance_level, (int, float)) and math.isfinite(relevance_level)):
         raise ConfigError(f"relevance_level must be a finite number; got {relevance_level!r}")
+    if max_docs is not None and (
+        isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 0
+    ):
+        raise ConfigError(f"max_docs must be an integer >= 0; got {max_docs!r}")
     scored: dict[str, Mapping[str, float]] = {q: _scored(r) for q, r in run.items()}
     missing_from_run = [q for q in qrels if q not in scored]
     missing_from_qrels = [q for q in scored if q not in qrels]
     queries = [q for q in qrels if q in scored] if missing == "ignore" else list(qrels)
-    if max_docs is not None and (
-        isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 1
-    ):
-        raise ConfigError(f"max_docs must be an integer >= 1; got {max_docs!r}")
-    judged = max_docs is not None and any(m.kind in JUDGED_ONLY for m in parsed)
-    batch = _batch(qrels, scored, queries, float(relevance_level), max_docs, judged)
+    if not any(q in scored for q in qrels):
+        raise DatasetError(
+            "no query has both judgements and a ranking: the run's query ids "
+            f"({_some(scored)}) and the qrels' ({_some(qrels)}) do not meet"
+        )
+    _refuse_duplicates(run, qrels, max_docs)
+    exact = bool(strings) or _exact_ties(parsed, relevance_level, max_docs)
+    depth = _Depth(max_docs, judged_only, collection_size, exact)
+    batch = _batch(qrels, scored, queries, float(relevance_level), depth)
     columns = {m.name: batch.values(m) for m in parsed}
     lists = {name: values.tolist() for name, values in columns.items()}
     means = {m.name: _aggregate(m, columns[m.name]) for m in parsed}
+    if missing == "zero":
+        for m in parsed:
+            if m.kind == "num_rel":  # trec_eval -c: every positive judgement
+                means[m.name] = float(sum(g > 0 for js in qrels.values() for g in js.values()))
     return RankingEvaluation.model_construct(
         metrics=list(lists),
         means=means,
@@ -296,16 +369,54 @@ def evaluate_ranking(
         missing_from_qrels=missing_from_qrels,
         relevance_level=float(relevance_level),
         missing=missing,
+        relstrings=_relstrings(batch, strings),
     )
 
 
+def _some(ids: Mapping[str, Any]) -> str:
+    shown = [repr(q) for q in list(ids)[:3]]
+    return ", ".join(shown) + (", ..." if len(ids) > 3 else "") if shown else "none"
+
+
+EXACT_TIE_KINDS = frozenset({"unj", "rbp", "rbp_resid"})
+"""Measures that tell apart non-relevant documents of different grades anywhere."""
+
+
+def _exact_ties(parsed: list[Metric], level: float, max_docs: int | None) -> bool:
+    cut = max_docs is not None and any(m.kind in JUDGED_ONLY for m in parsed)
+    return cut or level <= 0 or any(m.params or m.kind in EXACT_TIE_KINDS for m in parsed)
+
+
+def _refuse_duplicates(
+    run: RunLike, qrels: Mapping[str, Mapping[str, float]], max_docs: int | None
+) -> None:
+    """trec_eval refuses a document listed twice when both copies are within the
+    evaluated depth of a judged query (`load_run` keeps the other copies aside)."""
+    duplicates: Mapping[str, Mapping[str, list[float]]] = getattr(run, "duplicates", {})
+    for query, docs in duplicates.items():
+        ranking = run.get(query)
+        if query not in qrels or not isinstance(ranking, Mapping):
+            continue
+        entries = [*ranking.items(), *((d, s) for d, copies in docs.items() for s in copies)]
+        for doc, others in docs.items():
+            second = max(others)  # the second copy: refused when it is within the depth
+            above = sum(s > second or (s == second and d >= doc) for d, s in entries) - 1
+            if max_docs is None or above < max_docs:
+                raise DatasetError(
+                    f"document {doc!r} is listed twice for query {query!r} within the "
+                    "evaluated ranking; trec_eval refuses duplicate documents too"
+                )
+
+
 def _aggregate(metric: Metric, values: np.ndarray) -> float:
-    """What trec_eval prints on its ``all`` line: the mean over the queries; the sum of
-    a count; the geometric mean (of the floored per-query values) for ``gm_map``."""
+    """What trec_eval prints on its ``all`` line: the mean over the queries, summed in
+    query order as trec_eval sums; the sum of a count; the geometric mean (of the
+    floored per-query values) for ``gm_map`` and ``gm_bpref``."""
     if not len(values):
         return math.nan
+    total = float(np.cumsum(values)[-1])
     if metric.kind in COUNTS:
-        return float(values.sum())
-    if metric.kind == "gm_map":
-        return math.exp(float(values.sum()) / len(values))
-    return float(values.mean())
+        return total
+    if metric.kind in ("gm_map", "gm_bpref"):
+        return math.exp(total / len(values))
+    return total / len(values)

@@ -71,7 +71,7 @@ def values(batch: RankedBatch, kind: str, level: float | None = None) -> np.ndar
     if kind == "set_relative_P":
         return _ratio(rel_ret, np.minimum(num_ret, num_rel))
     if kind == "set_map":
-        return _ratio(rel_ret, num_ret) * _ratio(rel_ret, num_rel)
+        return _ratio(rel_ret * rel_ret, num_ret * num_rel)
     if kind == "set_F":
         precision, recall = _ratio(rel_ret, num_ret), _ratio(rel_ret, num_rel)
         out = np.zeros(len(rel_ret))
@@ -162,4 +162,9 @@ def _iprec(batch: RankedBatch, level: float) -> np.ndarray:
     out = np.zeros(batch.n_queries)
     if len(first):
         out[valid] = np.maximum.reduceat(precision, bounds)[0::2]
+    # trec_eval divides 0 retrieved relevant by 0 retrieved at recall 0: NaN
+    empty = (np.diff(batch.offsets) == 0) & (needed == 0)
+    if batch.missing is not None:
+        empty &= ~batch.missing
+    out[empty] = np.nan
     return out

@@ -15,6 +15,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from .._errors import ConfigError
+from ._experimental import CUT_KINDS, NAMES, WITH_PARAMS
+from ._experimental import values as experimental_values
 from ._judged import KINDS, MIN_GEO_MEAN
 from ._judged import values as judged_values
 
@@ -35,13 +37,17 @@ class Metric:
             `_judged.KINDS` (counts, set measures, ``bpref``, ``infAP``, ``gm_map``,
             ``iprec_at_recall``).
         k: The cutoff, for the ``*_k`` measures.
-        level: The recall level, for ``iprec_at_recall``.
+        level: The recall level, for ``iprec_at_recall`` and ``Rprec_mult``.
+        params: trec_eval's parameters of the measures that take some (``ndcg.1=3,2=9``,
+            ``rbp.p=0.8``, ``utility.1,-1,0,0``, ``11pt_avg.0.2,0.5``, ``relstring.5``)
+            as the text after the dot; empty for the defaults.
     """
 
     name: str
     kind: str
     k: int | None = None
     level: float | None = None
+    params: str = ""
 
 
 _FIXED = {
@@ -58,13 +64,6 @@ _CUT_SCOREKIT = {
     "hit_rate": "success",
     "ndcg": "ndcg_cut",
     "map": "map_cut",
-}
-_CUT_TREC = {
-    "P": "P",
-    "recall": "recall",
-    "success": "success",
-    "ndcg_cut": "ndcg_cut",
-    "map_cut": "map_cut",
 }
 METRIC_NAMES = (
     "precision@k",
@@ -93,6 +92,23 @@ METRIC_NAMES = (
     "set_P",
     "set_recall",
     "set_F",
+    "set_relative_P",
+    "set_map",
+    "num_nonrel_judged_ret",
+    "gm_bpref",
+    "Rprec_mult_L",
+    "relative_P_k",
+    "unj_k",
+    "utility",
+    "11pt_avg",
+    "binG",
+    "G",
+    "dcg",
+    "ideal_dcg",
+    "ndcg_rel",
+    "Rndcg",
+    "rbp",
+    "rbp_resid",
 )
 
 
@@ -108,14 +124,20 @@ def parse_metric(name: str) -> Metric:
         return Metric(name, _FIXED[name])
     if name in KINDS and name != "iprec_at_recall":
         return Metric(name, name)
-    level = re.fullmatch(r"iprec_at_recall[_.]([01](?:\.\d+)?|\.\d+)", name)
-    if level is not None and 0.0 <= float(level.group(1)) <= 1.0:
-        return Metric(name, "iprec_at_recall", level=float(level.group(1)))
+    if name in NAMES:
+        return Metric(name, name)
+    level = re.fullmatch(r"(iprec_at_recall|Rprec_mult)[_.](\d+(?:\.\d*)?|\.\d+)", name)
+    if level is not None and (level.group(1) == "Rprec_mult" or float(level.group(2)) <= 1):
+        return Metric(name, level.group(1), level=float(level.group(2)))
+    with_params = re.fullmatch(rf"({'|'.join(sorted(WITH_PARAMS, key=len)[::-1])})_(.+)", name)
+    if with_params is not None and not name.startswith("ndcg_cut"):
+        return Metric(name, with_params.group(1), params=with_params.group(2))
     match = re.fullmatch(r"(precision|recall|hit_rate|ndcg|map)@(\d+)", name)
     kind = _CUT_SCOREKIT.get(match.group(1)) if match else None
     if match is None:
-        match = re.fullmatch(r"(P|recall|success|ndcg_cut|map_cut)[_.](\d+)", name)
-        kind = _CUT_TREC.get(match.group(1)) if match else None
+        cut_kinds = "|".join(("P", "recall", "success", "ndcg_cut", "map_cut", *CUT_KINDS))
+        match = re.fullmatch(rf"({cut_kinds})[_.](\d+)", name)
+        kind = match.group(1) if match else None
     if match is None or kind is None or int(match.group(2)) < 1:
         raise ConfigError(
             f"unknown ranking metric {name!r}; use one of {', '.join(METRIC_NAMES)} "
@@ -131,12 +153,17 @@ class RankedBatch:
 
     Attributes:
         offsets: ``offsets[q]:offsets[q + 1]`` are query q's ranked positions.
-        grades: The qrels grade of each ranked document (0 when unjudged).
+        grades: The qrels grade of each ranked document: -1 when the qrels do not
+            judge it, -2 when they give it a negative grade (in the pool, unjudged).
         num_rel: Relevant documents per query in the qrels (retrieved or not).
         ideal_offsets: CSR offsets of ``ideal_gains``.
         ideal_gains: Each query's positive qrels grades, largest first.
         relevance_level: A document is relevant when its grade is at least this.
         num_nonrel: Judged non-relevant documents per query in the qrels (bpref).
+        judged_offsets: CSR offsets of ``judged_grades``.
+        judged_grades: Every qrels grade of each query (the gain measures' levels).
+        missing: Queries counted without a ranking (trec_eval ``-c``).
+        collection_size: Documents in the collection (trec_eval ``-N``, for utility).
     """
 
     offsets: np.ndarray
@@ -146,6 +173,10 @@ class RankedBatch:
     ideal_gains: np.ndarray
     relevance_level: float = 1.0
     num_nonrel: np.ndarray | None = None
+    judged_offsets: np.ndarray | None = None
+    judged_grades: np.ndarray | None = None
+    missing: np.ndarray | None = None
+    collection_size: int = 0
     _cache: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     @property
@@ -218,6 +249,8 @@ class RankedBatch:
     def values(self, metric: Metric) -> np.ndarray:
         """The metric's value for every query, as trec_eval computes it."""
         kind, k = metric.kind, metric.k
+        if metric.params or kind in NAMES or kind in CUT_KINDS or kind == "Rprec_mult":
+            return experimental_values(self, metric)
         if kind == "P":
             assert k is not None
             return self._relevant_in_top(k) / k
@@ -261,15 +294,20 @@ class RankedBatch:
 def single_query_batch(
     ranked_grades: list[float], judged_grades: list[float], relevance_level: float
 ) -> RankedBatch:
-    """A batch of one query: the grades of its ranked documents and all its judgements."""
+    """A batch of one query: the grades of its ranked documents (-1 for a document not
+    judged) and all its judgements."""
     grades = np.asarray(ranked_grades, dtype=np.float64)
     judged = np.asarray(judged_grades, dtype=np.float64)
     ideal = -np.sort(-judged[judged > 0])
     return RankedBatch(
         offsets=np.array([0, len(grades)]),
         grades=grades,
-        num_rel=np.array([int(np.count_nonzero(judged >= relevance_level))]),
+        num_rel=np.array([int(np.count_nonzero(judged >= max(relevance_level, 0)))]),
         ideal_offsets=np.array([0, len(ideal)]),
         ideal_gains=ideal,
         relevance_level=relevance_level,
+        num_nonrel=np.array([np.count_nonzero((judged >= 0) & (judged < relevance_level))]),
+        judged_offsets=np.array([0, len(judged)]),
+        judged_grades=judged,
+        missing=np.zeros(1, dtype=bool),
     )

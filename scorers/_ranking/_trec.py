@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
+import sys
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -19,18 +22,30 @@ class TrecRun(dict[str, dict[str, float]]):
     """What `load_run` returns: ``{query_id: {doc_id: score}}``, plus the run's tag.
 
     Attributes:
-        runid: The tag of the file's first line (trec_eval's ``runid``).
+        runid: The tag of the file's last line (trec_eval's ``runid``).
+        duplicates: ``{query_id: [score, ...]}``: the scores of documents listed again
+            for a query (the mapping keeps each document's best score). trec_eval
+            refuses a document listed twice only where both copies fall within the
+            evaluated depth of a judged query; `evaluate_ranking` does the same.
     """
 
     runid: str = ""
+    duplicates: dict[str, dict[str, list[float]]]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.duplicates = {}
 
 
 def _lines(path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:
     file = Path(path)
-    if not file.is_file():
-        raise DatasetError(f"{file} does not exist or is not a file")
     try:
-        text = file.read_text(encoding="utf-8-sig")
+        if str(path) == "-":
+            text = sys.stdin.buffer.read().decode("utf-8-sig")
+        elif not file.is_file():
+            raise DatasetError(f"{file} does not exist or is not a file")
+        else:
+            text = file.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DatasetError(f"{file}: not valid UTF-8 at byte offset {exc.start}") from None
     return [
@@ -47,19 +62,39 @@ def _number(file: str, number: int, field: str, text: str) -> float:
         raise DatasetError(f"{file} line {number}: {field} {text!r} is not a number") from None
 
 
+_LEADING_INTEGER = re.compile(r"[+-]?\d+")
+
+
+def _grade(file: str, number: int, text: str) -> int:
+    """A grade as trec_eval reads it: the integer its text starts with (``2.5`` is 2)."""
+    found = _LEADING_INTEGER.match(text)
+    if found is None:
+        raise DatasetError(f"{file} line {number}: grade {text!r} is not an integer")
+    if found.end() != len(text):
+        warnings.warn(
+            f"{file} line {number}: grade {text!r} read as {int(found.group())}, as "
+            "trec_eval reads grades (integers)",
+            stacklevel=3,
+        )
+    return int(found.group())
+
+
 def load_qrels(path: str | os.PathLike[str]) -> Qrels:
     """Read a TREC qrels file: ``query_id iteration doc_id grade`` per line (blank lines
     and ``#`` comment lines skipped).
 
+    Grades are integers, as trec_eval reads them: ``2.5`` is read as 2, with a warning.
+    A negative grade means "in the pool, not judged" (trec_eval's -1 and -2 alike).
+
     Returns:
-        ``{query_id: {doc_id: grade}}``; a repeated (query, document) pair keeps the
-        last grade, as trec_eval does.
+        ``{query_id: {doc_id: grade}}``.
 
     Raises:
-        DatasetError: Naming the line of a malformed row.
+        DatasetError: Naming the line of a malformed row, a grade that is not an
+            integer, or a (query, document) pair judged twice (trec_eval refuses it too).
     """
     name = Path(path).name
-    qrels: Qrels = {}
+    qrels: dict[str, dict[str, float]] = {}
     for number, parts in _lines(path):
         if len(parts) != 4:
             raise DatasetError(
@@ -67,7 +102,13 @@ def load_qrels(path: str | os.PathLike[str]) -> Qrels:
                 f"doc_id grade), got {len(parts)}"
             )
         query, _, doc, grade = parts
-        qrels.setdefault(query, {})[doc] = _number(name, number, "grade", grade)
+        judged = qrels.setdefault(query, {})
+        if doc in judged:
+            raise DatasetError(
+                f"{name} line {number}: document {doc!r} is judged twice for query "
+                f"{query!r}; trec_eval refuses duplicate judgements too"
+            )
+        judged[doc] = _grade(name, number, grade)
     return qrels
 
 
@@ -76,16 +117,18 @@ def load_run(path: str | os.PathLike[str]) -> TrecRun:
     reads it, fields after the sixth are ignored and ``#`` comment lines skipped.
 
     The rank column is ignored: documents are ranked by score (descending, ties by
-    document id, descending), as trec_eval ranks them.
+    document id, descending), as trec_eval ranks them. ``path`` ``"-"`` reads standard
+    input, as trec_eval does.
 
     Returns:
-        ``{query_id: {doc_id: score}}`` (a `TrecRun`, whose ``runid`` is the tag).
+        ``{query_id: {doc_id: score}}`` (a `TrecRun`: ``runid`` is the last line's tag;
+        a document listed twice keeps its best score here and its other scores in
+        ``duplicates``).
 
     Raises:
-        DatasetError: Naming the line of a malformed row or a document listed twice for
-            one query.
+        DatasetError: Naming the line of a malformed row.
     """
-    name = Path(path).name
+    name = "standard input" if str(path) == "-" else Path(path).name
     run = TrecRun()
     for number, parts in _lines(path):
         if len(parts) < 6:
@@ -93,15 +136,14 @@ def load_run(path: str | os.PathLike[str]) -> TrecRun:
                 f"{name} line {number}: a run line has 6 fields (query_id Q0 doc_id rank "
                 f"score tag), got {len(parts)}"
             )
-        query, _, doc, _, score, tag = parts[:6]
-        if not run:
-            run.runid = tag
+        query, _, doc, _, score, run.runid = parts[:6]
         docs = run.setdefault(query, {})
+        value = _number(name, number, "score", score)
         if doc in docs:
-            raise DatasetError(
-                f"{name} line {number}: document {doc!r} is listed twice for {query!r}"
-            )
-        docs[doc] = _number(name, number, "score", score)
+            again = run.duplicates.setdefault(query, {}).setdefault(doc, [])
+            again.append(min(value, docs[doc]))
+            value = max(value, docs[doc])
+        docs[doc] = value
     return run
 
 

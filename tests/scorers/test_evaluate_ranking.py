@@ -141,13 +141,24 @@ def test_bad_metric_names(metrics, message):
 def test_trec_files_round_trip_and_errors(tmp_path):
     qrels_file = tmp_path / "qrels.txt"
     write_qrels(qrels_file, {"1": {"d1": 1, "d2": 0}, "2": {"d3": 2.5}})
-    assert load_qrels(qrels_file) == {"1": {"d1": 1.0, "d2": 0.0}, "2": {"d3": 2.5}}
+    with pytest.warns(UserWarning, match=r"line 3: grade '2.5' read as 2, as trec_eval"):
+        assert load_qrels(qrels_file) == {"1": {"d1": 1, "d2": 0}, "2": {"d3": 2}}
     run_file = tmp_path / "run.txt"
     run_file.write_text("1 Q0 d1 1 2.5 bm25\n1 Q0 d2 2 1.5 bm25\n")
     assert load_run(run_file) == {"1": {"d1": 2.5, "d2": 1.5}}
-    run_file.write_text("1 Q0 d1 1 2.5 bm25\n1 Q0 d1 2 1.5 bm25\n")
-    with pytest.raises(DatasetError, match="line 2: document 'd1' is listed twice"):
-        load_run(run_file)
+    run_file.write_text("1 Q0 d1 1 2.5 bm25\n1 Q0 d1 2 1.5 other\n")
+    run = load_run(run_file)  # kept aside: trec_eval refuses it only where it is evaluated
+    assert run == {"1": {"d1": 2.5}} and run.duplicates == {"1": {"d1": [1.5]}}
+    assert run.runid == "other"  # the last line's tag, as trec_eval
+    with pytest.raises(DatasetError, match="'d1' is listed twice for query '1' within"):
+        evaluate_ranking({"1": {"d1": 1}}, run, ["map"])
+    assert evaluate_ranking({"1": {"d1": 1}}, run, ["map"], max_docs=1).means == {"map": 1.0}
+    qrels_file.write_text("1 0 d1 1\n1 0 d1 0\n")
+    with pytest.raises(DatasetError, match="line 2: document 'd1' is judged twice"):
+        load_qrels(qrels_file)
+    qrels_file.write_text("1 0 d1 x\n")
+    with pytest.raises(DatasetError, match="line 1: grade 'x' is not an integer"):
+        load_qrels(qrels_file)
     run_file.write_text("1 Q0 d1 1 high bm25\n")
     with pytest.raises(DatasetError, match="line 1: score 'high' is not a number"):
         load_run(run_file)

@@ -1,0 +1,293 @@
+"""The rest of trec_eval's ``all_trec``: its parameterised and experimental measures.
+
+``Rprec_mult``, ``relative_P``, ``unj``, ``utility``, ``11pt_avg``, ``binG``,
+``gm_bpref`` and ``rbp_resid`` are a few numpy passes over a `RankedBatch`, like the
+kernel's. The gain measures (``ndcg``/``dcg``/``ideal_dcg`` with gains set per level,
+``G``, ``ndcg_rel``, ``Rndcg``, ``rbp``) walk each query's ranking against its ideal
+ranking, one query at a time, with sums in rank order as trec_eval's loops keep them.
+
+Gains follow trec_eval: a judged grade's gain is the grade itself unless a parameter
+``level=gain`` sets it (``ndcg.1=3,2=9``); unjudged documents gain 0. The ideal ranking
+lists every judged document whose gain is positive, largest gain first.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .._errors import ConfigError
+from ._judged import MIN_GEO_MEAN
+from ._judged import values as judged_values
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from .._lazy import np
+
+RankedBatch = Any  # the kernel's batch (this module is imported by the kernel)
+
+GAIN_KINDS = frozenset({"ndcg", "dcg", "ideal_dcg", "G", "ndcg_rel", "Rndcg", "rbp"})
+NAMES = frozenset({"gm_bpref", "binG", "utility", "11pt_avg", "rbp_resid", *GAIN_KINDS} - {"ndcg"})
+"""The measures (without a cutoff) this module computes; ``ndcg`` only with gains."""
+WITH_PARAMS = NAMES | {"ndcg"}
+CUT_KINDS = ("relative_P", "unj")
+ELEVEN_LEVELS = tuple(i / 10 for i in range(11))
+
+
+def _numbers(metric: Any, count: int | None = None) -> list[float]:
+    try:
+        found = [float(part) for part in metric.params.split(",") if part]
+    except ValueError:
+        raise ConfigError(f"{metric.name}: parameters must be numbers") from None
+    if count is not None and len(found) != count:
+        raise ConfigError(f"{metric.name}: give {count} numbers, e.g. utility.1,-1,0,0")
+    return found
+
+
+@dataclass(frozen=True)
+class Gains:
+    """``level=gain`` parameters and rbp's persistence ``p``."""
+
+    levels: dict[int, float]
+    p: float = 0.9
+
+    @classmethod
+    def parse(cls, metric: Any) -> Gains:
+        levels: dict[int, float] = {}
+        p = 0.9
+        for pair in filter(None, metric.params.split(",")):
+            name, equals, value = pair.partition("=")
+            try:
+                number = float(value)
+            except ValueError:
+                number = math.nan
+            if not equals or math.isnan(number):
+                raise ConfigError(
+                    f"{metric.name}: parameters are level=gain pairs, e.g. ndcg.1=3,2=9"
+                )
+            if name == "p":
+                p = number
+            elif name.lstrip("+-").isdigit():
+                levels[int(name)] = number
+        return cls(levels, p)
+
+    def of(self, grades: np.ndarray, low: float = 0.0, high: float = 1.0) -> np.ndarray:
+        """The gain of each grade (unjudged documents: 0 unless set); with ``low`` and
+        ``high``, a level's gain is rescaled to ``(gain - low) / (high - low)``."""
+        gains = np.where(grades >= 0, grades, 0.0)
+        known = grades >= 0
+        for level, gain in self.levels.items():
+            gains[grades == level] = gain
+            known |= grades == level
+        if (low, high) != (0.0, 1.0):
+            gains = np.where(known, (gains - low) / (high - low), 0.0)
+        return gains
+
+    def table(self, judged: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The gain of each level a query knows (its judged levels, those set) and how
+        many of its judged documents have it."""
+        counts = np.bincount(judged[judged >= 0].astype(np.int64))
+        levels = sorted(set(range(len(counts))) | set(self.levels))
+        gains = np.array([self.levels.get(lv, float(lv)) for lv in levels], dtype=np.float64)
+        number = np.array([counts[lv] if 0 <= lv < len(counts) else 0 for lv in levels])
+        return gains, number
+
+    def ideal(self, judged: np.ndarray) -> tuple[np.ndarray, float, float]:
+        """The ideal ranking's gains, the gain after it (the best level with documents
+        and a gain <= 0, else 0) and the best gain of any level."""
+        gains, number = self.table(judged)
+        order = np.argsort(-gains, kind="stable")
+        gains, number = gains[order], number[order]
+        positive = (gains > 0) & (number > 0)
+        ideal = np.repeat(gains[positive], number[positive])
+        rest = gains[(gains <= 0) & (number > 0)]
+        return ideal, float(rest[0]) if len(rest) else 0.0, float(gains[0]) if len(gains) else 0.0
+
+
+def values(batch: RankedBatch, metric: Any) -> np.ndarray:
+    """The value of a measure of this module for every query."""
+    kind = metric.kind
+    if kind in GAIN_KINDS:
+        return _per_query(batch, metric)
+    if kind == "Rprec_mult":
+        cut = (metric.level * batch.num_rel.astype(np.float64) + 0.9).astype(np.int64)
+        found = batch._relevant_in_top(np.maximum(cut, 1))
+        return np.where(cut > 0, found / np.maximum(cut, 1), 0.0)
+    if kind == "relative_P":
+        num_rel = batch.num_rel
+        below = np.minimum(metric.k, num_rel).astype(np.float64)
+        return np.where(num_rel > 0, batch._relevant_in_top(metric.k) / np.maximum(below, 1), 0.0)
+    if kind == "unj":
+        unjudged = batch.grades < 0
+        rank0 = batch.rank0
+        return batch._per_query(unjudged.astype(np.float64), rank0 < metric.k) / metric.k
+    if kind == "utility":
+        return _utility(batch, metric)
+    if kind == "gm_bpref":
+        return np.log(np.maximum(judged_values(batch, "bpref"), MIN_GEO_MEAN))
+    if kind == "binG":
+        relevant = batch.relevant
+        terms = 1.0 / np.log2(3.0 + batch.rank0[relevant] - batch.hits[relevant])
+        total = np.bincount(batch.query[relevant], weights=terms, minlength=batch.n_queries)
+        return batch._over_num_rel(total)
+    if kind == "11pt_avg":
+        levels = _numbers(metric) if metric.params else list(ELEVEN_LEVELS)
+        if not levels:
+            raise ConfigError(f"{metric.name}: give at least one recall level")
+        total = np.zeros(batch.n_queries)
+        for level in sorted(levels, reverse=True):  # trec_eval adds the highest first
+            total += judged_values(batch, "iprec_at_recall", level)
+        return total / len(levels)
+    if kind == "rbp_resid":
+        p = Gains.parse(metric).p
+        weight = _powers(batch, p)
+        unjudged = batch.grades < 0
+        total = batch._per_query(weight[batch.rank0], unjudged)
+        any_unjudged = np.bincount(batch.query[unjudged], minlength=batch.n_queries) > 0
+        depth = np.diff(batch.offsets)
+        return np.where(any_unjudged & ~batch.missing, weight[depth] + (1 - p) * total, 0.0)
+    raise AssertionError(kind)  # pragma: no cover
+
+
+def _powers(batch: RankedBatch, p: float) -> np.ndarray:
+    """``p**i`` for i = 0..the longest ranking, as repeated products (trec_eval's)."""
+    longest = int(np.diff(batch.offsets).max()) if batch.n_queries else 0
+    return np.concatenate(([1.0], np.cumprod(np.full(longest, p))))
+
+
+def _utility(batch: RankedBatch, metric: Any) -> np.ndarray:
+    a, b, c, d = _numbers(metric, 4) if metric.params else [1.0, -1.0, 0.0, 0.0]
+    rel_ret = batch._relevant_in_top(len(batch.grades) + 1)
+    ret = np.diff(batch.offsets).astype(np.float64)
+    rel = batch.num_rel.astype(np.float64)
+    value = a * rel_ret + b * (ret - rel_ret) + c * (rel - rel_ret)
+    value = value + d * (batch.collection_size + rel_ret - ret - rel)
+    return np.where(batch.missing, 0.0, value)
+
+
+def _per_query(batch: RankedBatch, metric: Any) -> np.ndarray:
+    gains = Gains.parse(metric)
+    measure = _GAIN_MEASURES[metric.kind]
+    out = np.zeros(batch.n_queries)
+    offsets, judged_offsets = batch.offsets, batch.judged_offsets
+    for q in range(batch.n_queries):
+        ranked = batch.grades[offsets[q] : offsets[q + 1]]
+        judged = batch.judged_grades[judged_offsets[q] : judged_offsets[q + 1]]
+        out[q] = measure(gains, ranked, judged, int(batch.num_rel[q]))
+    return out
+
+
+def _discounts(n: int) -> np.ndarray:
+    return np.log2(np.arange(n, dtype=np.float64) + 2.0)
+
+
+def _sequential_sum(values: np.ndarray) -> float:
+    return float(np.cumsum(values)[-1]) if len(values) else 0.0
+
+
+def _dcg(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int, kind: str) -> float:
+    ideal, _, _ = gains.ideal(judged)
+    ideal_dcg = _sequential_sum(ideal / _discounts(len(ideal)))
+    if kind == "ideal_dcg":
+        return ideal_dcg
+    found = gains.of(ranked)
+    keep = found != 0
+    dcg = _sequential_sum(found[keep] / _discounts(len(found))[keep])
+    if kind == "dcg":
+        return dcg
+    return dcg / ideal_dcg if ideal_dcg > 0 else 0.0
+
+
+def _g(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -> float:
+    ideal, _, _ = gains.ideal(judged)
+    found = gains.of(ranked)
+    cost = np.ones(len(found))
+    both = min(len(found), len(ideal))
+    cost[:both] = np.where(ideal[:both] >= 1.0, ideal[:both], 1.0)
+    spent = (2.0 + np.cumsum(cost)) - np.cumsum(found)
+    keep = found != 0
+    total_ideal = _sequential_sum(ideal)
+    if total_ideal <= 0:
+        return 0.0
+    return _sequential_sum(found[keep] / np.log2(spent[keep])) / total_ideal
+
+
+def _ndcg_rel(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -> float:
+    ideal, _, _ = gains.ideal(judged)
+    found = gains.of(ranked)
+    n, r = len(found), len(ideal)
+    dcg = np.cumsum(np.where(found != 0, found / _discounts(n), 0.0))
+    ideal_dcg = np.cumsum(ideal / _discounts(r)) if r else np.zeros(0)
+    at = ideal_dcg[np.minimum(np.arange(n), r - 1)] if r else np.zeros(n)
+    hit = found > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratios = dcg[hit] / at[hit]
+        total = _sequential_sum(ratios)
+        final_dcg = dcg[-1] if n else 0.0
+        final_ideal = ideal_dcg[-1] if r else 0.0
+        total += np.float64((r - int(hit.sum())) * final_dcg) / np.float64(final_ideal)
+    return float(total / r) if total > 0 else 0.0
+
+
+def _rndcg(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -> float:
+    """nDCG averaged where the ideal gain changes (trec_eval's R levels), including the
+    end of the ranking when it is longer than the ideal one."""
+    if num_rel == 0:
+        return 0.0
+    ideal, after, best = gains.ideal(judged)
+    found = gains.of(ranked)
+    n, r = len(found), len(ideal)
+    discount = _discounts(max(n, r) + 2)
+    total, count, dcg, ideal_dcg = 0.0, 0, 0.0, 0.0
+    previous = current = best
+    i = 0
+    while i < n and current > 0:
+        current = float(ideal[i]) if i < r else after
+        if current != previous:
+            if ideal_dcg > 0:
+                total, count = total + dcg / ideal_dcg, count + 1
+            previous = current
+        if found[i] != 0:
+            dcg += found[i] / discount[i]
+        if current > 0:
+            ideal_dcg += current / discount[i]
+        i += 1
+    if i < n:
+        for j in range(i, n):
+            if found[j] != 0:
+                dcg += found[j] / discount[j]
+        if ideal_dcg > 0:
+            total, count = total + dcg / ideal_dcg, count + 1
+        i = n
+    while current > 0:
+        current = float(ideal[i]) if i < r else after
+        if current != previous:
+            if ideal_dcg > 0:
+                total, count = total + dcg / ideal_dcg, count + 1
+            previous = current
+        if current > 0:
+            ideal_dcg += current / discount[i]
+        i += 1
+    return total / count if count else math.nan
+
+
+def _rbp(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -> float:
+    table, _ = gains.table(judged)
+    low, high = (float(table.min()), float(table.max())) if len(table) else (0.0, 0.0)
+    found = gains.of(ranked, low, high) if low < 0 or high > 1 else gains.of(ranked)
+    weight = np.concatenate(([1.0], np.cumprod(np.full(len(found), gains.p))))[:-1]
+    keep = found != 0
+    return (1.0 - gains.p) * _sequential_sum(found[keep] * weight[keep])
+
+
+_GAIN_MEASURES = {
+    "ndcg": lambda g, ranked, judged, num_rel: _dcg(g, ranked, judged, num_rel, "ndcg"),
+    "dcg": lambda g, ranked, judged, num_rel: _dcg(g, ranked, judged, num_rel, "dcg"),
+    "ideal_dcg": lambda g, ranked, judged, num_rel: _dcg(g, ranked, judged, num_rel, "ideal_dcg"),
+    "G": _g,
+    "ndcg_rel": _ndcg_rel,
+    "Rndcg": _rndcg,
+    "rbp": _rbp,
+}
