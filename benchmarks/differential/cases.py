@@ -37,7 +37,7 @@ def make_case(seed: int) -> Case:
         query = str(rng.choice([q + 1, 100 + q, 7 * q + 3]))
         docs = list(dict.fromkeys(rng.sample(pool, rng.randint(3, 40))))
         in_qrels = rng.random() > 0.1
-        in_run = rng.random() > 0.1
+        in_run = rng.random() > 0.04
         judged = [d for d in docs if rng.random() < 0.7]
         if in_qrels:
             extra = [f"x{q}_{i}" for i in range(rng.randint(0, 5))]  # judged, never ranked
@@ -93,3 +93,14 @@ OPTIONS: dict[str, list[str]] = {
 """trec_eval arguments each case is run with (name: arguments)."""
 
 SEEDS = range(32)
+
+ON_SHARED_FILES = {
+    "out.test.aql": ["-m", "all_trec", "-mrelstring.20", "-q", "-l2", "qrels.rel_level"],
+    "out.test.meas_params": (
+        "-q -miprec_at_recall..10,.20,.25,.75,.50 -m P.5,7,3 -m recall.20,2000 "
+        "-m Rprec_mult.5.0,0.2,0.35 -mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 "
+        "-mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 -msuccess.2,5,20 -m rbp.p=0.5 qrels.test"
+    ).split(),
+}
+"""trec_eval's own test commands (its Makefile's quicktest) on ../shared/data's files;
+the run is results.test."""

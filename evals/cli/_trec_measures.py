@@ -54,8 +54,8 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
 
 def _cutoffs(measure: str, params: str | None) -> list[str]:
     given = [p for p in params.split(",") if p] if params else list(FAMILIES[measure])
-    try:
-        values = [float(v) for v in given] if measure in FRACTION_CUTS else list(map(int, given))
+    try:  # whole cutoffs as trec_eval reads them: 23.4 is 23
+        values = [float(v) if measure in FRACTION_CUTS else int(float(v)) for v in given]
     except ValueError:
         raise ConfigError(f"-m {measure}.{params}: cutoffs must be numbers") from None
     if any(v <= 0 for v in values) and measure in WHOLE_CUTS:
