@@ -5,7 +5,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 
+from .._errors import ConfigError
 from .._ranking._kernel import parse_metric, single_query_batch
+
+NOT_PER_ITEM = frozenset(
+    {"num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "gm_map", "gm_bpref"}
+    | {"utility", "dcg", "ideal_dcg"}
+)
+"""trec_eval measures that are not a score in [0, 1] of one query: refused per item."""
 
 
 def precision_sum(relevant: Iterable[bool]) -> tuple[float, int]:
@@ -53,6 +60,12 @@ def ranking_metric(metric: str) -> Callable[[list[str], dict[str, float]], float
         ConfigError: For an unknown name or a cutoff below 1.
     """
     parsed = parse_metric(metric)
+    if parsed.kind in NOT_PER_ITEM:
+        what = {"gm": "a run-level aggregate", "nu": "a count"}.get(parsed.kind[:2], "unbounded")
+        raise ConfigError(
+            f"{metric!r} is {what}, not a per-item score in [0, 1]: compute it over the whole "
+            "run with scorers.evaluate_ranking(qrels, run, [...]) or `scorekit trec`"
+        )
 
     def value(ranked: list[str], grades: dict[str, float]) -> float:
         batch = single_query_batch(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scorers import ConfigError, create_ranking_scorer
+from scorers import ConfigError, DatasetError, create_ranking_scorer
 from tests.conftest import SHARED_DATA
 
 # trec_eval measure name -> our metric name
@@ -236,3 +236,29 @@ def test_bpref_and_infap_hold_under_heavy_ties_and_unjudged_documents():
     for query, (bpref, inf_ap) in _trec_eval_by_hand(qrels, run).items():
         assert result.per_query[query]["bpref"] == pytest.approx(bpref, abs=1e-12), query
         assert result.per_query[query]["infAP"] == pytest.approx(inf_ap, abs=1e-12), query
+
+
+def test_trec_eval_semantics_in_the_python_api():
+    """What the differential tests check through the CLI, named in the API."""
+    from scorers import create_ranking_scorer, evaluate_ranking
+
+    qrels = {"1": {"a": 2, "b": 0, "c": -1, "d": 1}, "2": {"e": 1}, "3": {"f": 1}}
+    run = {"1": {"a": 3.0, "x": 2.0, "c": 1.5, "b": 1.0, "d": 0.5}, "2": {"e": 1.0}}
+    found = evaluate_ranking(qrels, run, ["infAP", "relstring", "num_rel"], missing="zero")
+    assert found.relstrings["relstring"] == ["2-.01", "1", ""]  # '.': pooled, unjudged (-1)
+    assert found.means["num_rel"] == 4  # -c: every positive judgement, as trec_eval
+    level2 = evaluate_ranking(qrels, run, ["num_rel"], missing="zero", relevance_level=2)
+    assert level2.columns["num_rel"] == [1, 0, 0] and level2.means["num_rel"] == 4
+    assert evaluate_ranking(qrels, run, ["unj_5"], judged_only=True).columns["unj_5"] == [0, 0]
+    utility = evaluate_ranking(qrels, run, ["utility_0,0,0,1"], collection_size=100)
+    assert utility.columns["utility_0,0,0,1"] == [100 + 2 - 5 - 2, 100 + 1 - 1 - 1]
+    with pytest.raises(DatasetError, match="no query has both judgements and a ranking"):
+        evaluate_ranking(qrels, {"9": ["a"]}, ["map"])
+    for name in ("num_rel", "gm_map", "utility"):
+        with pytest.raises(ConfigError, match="not a per-item score .*evaluate_ranking"):
+            create_ranking_scorer(name)
+    context = [{"id": "a", "text": ""}, {"id": "x", "text": ""}, {"id": "b", "text": ""}]
+    bpref = create_ranking_scorer("bpref").run(
+        input="q", output="", context=context, reference_context_ids={"a": 1, "b": 1, "c": 0}
+    )
+    assert bpref.score == 1.0  # x is unjudged: bpref skips it (a TypeError before)
