@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
@@ -113,16 +113,42 @@ class SingleTurnSample(BaseModel):
     reference: str | None = None
 
 
-def llm_factory(model: str, client: Any = None, **kwargs: Any) -> Judge:
-    """Ragas' ``llm_factory``: a `Judge` for ``model``.
+def ragas_judge(llm: Judge | str | None) -> Judge | None:
+    """The judge of a facade metric: a model string gets no judge cache, as in Ragas;
+    a `Judge` keeps its own settings."""
+    if isinstance(llm, str):
+        return Judge(llm, cache=False)
+    return as_judge(llm)
+
+
+def sample_fields(sample: Any) -> dict[str, Any]:
+    """The fields of a sample: a dict, this facade's `SingleTurnSample`, or any pydantic
+    sample (Ragas' own ``SingleTurnSample`` included); unset fields are left out."""
+    if hasattr(sample, "model_dump"):
+        sample = sample.model_dump(exclude_none=True)
+    if not isinstance(sample, Mapping):
+        raise ConfigError(f"a sample is a dict or a SingleTurnSample, got {type(sample).__name__}")
+    return {str(k): v for k, v in sample.items() if v is not None}
+
+
+def llm_factory(
+    model: str, provider: str | None = None, client: Any = None, **kwargs: Any
+) -> Judge:
+    """Ragas' ``llm_factory``: a `Judge` for ``model``, with no judge cache unless
+    ``cache=True`` is passed (Ragas caches nothing by default either).
 
     Args:
         model: A model name (``"gpt-4o-mini"`` means ``"openai/gpt-4o-mini"``) or a litellm
             model string.
+        provider: Ragas' provider name (``"openai"``, ``"anthropic"``...): the litellm
+            prefix when ``model`` has none.
         client: Optionally an ``openai.AsyncOpenAI`` / ``OpenAI`` client; its base URL and
             API key are used.
         **kwargs: More `Judge` options (``temperature``, ``max_tokens``, ``cache``...).
     """
+    kwargs.setdefault("cache", False)
+    if provider and "/" not in model and client is None:
+        model = f"{provider}/{model}"
     if client is not None:
         base_url = getattr(client, "base_url", None)
         kwargs.setdefault("api_base", str(base_url).rstrip("/") if base_url else None)
@@ -139,19 +165,21 @@ def ragas_average_precision(relevant: Sequence[bool]) -> float:
     return total / (hits + RAGAS_EPSILON)
 
 
-def strings_field(field: str, value: Any) -> list[str]:
+def strings_field(field: str, value: Any, empty_ok: bool = False) -> list[str]:
+    """A list of strings; empty only where Ragas' legacy metric takes one (``empty_ok``)."""
     if value is None:
-        raise ValueError(f"{field} is None; pass a non-empty list of strings")
+        raise ValueError(f"{field} is None; pass a list of strings")
     if isinstance(value, str) or not isinstance(value, Iterable):
         raise ValueError(f"{field} must be a list of strings, got {type(value).__name__}")
     items = list(value)
-    if not items:
+    if not items and not empty_ok:
         raise ValueError(f"{field} is empty; pass a non-empty list")
     return [str(v) for v in items]
 
 
-def text_field(field: str, value: Any) -> str:
-    if value is None or not str(value).strip():
+def text_field(field: str, value: Any, blank_ok: bool = False) -> str:
+    """A string; blank only where Ragas' legacy metric takes one (``blank_ok``)."""
+    if value is None or (not blank_ok and not str(value).strip()):
         raise ValueError(f"{field} is empty; pass a non-empty string")
     return str(value)
 
@@ -165,6 +193,9 @@ class RagasMetric:
     needs_llm: ClassVar[bool] = False
     llm_later: ClassVar[bool] = False
     """Ragas' legacy classes take their llm from ``evaluate(llm=...)`` as well."""
+    legacy: ClassVar[bool] = False
+    """Ragas' legacy metrics (what ``evaluate`` runs) score empty lists and blank texts
+    (0 or NaN, as Ragas); Ragas 0.4's ``collections`` metrics refuse them."""
 
     def __init__(self, llm: Judge | str | None = None, name: str | None = None):
         if self.needs_llm and llm is None and not self.llm_later:
@@ -172,7 +203,7 @@ class RagasMetric:
                 f"{type(self).__name__} needs llm= (a Judge, a litellm model "
                 "string, or llm_factory(...))"
             )
-        self.llm = as_judge(llm)
+        self.llm = ragas_judge(llm)
         if name is not None:
             self.name = name
         self._built: Scorer | None = None
@@ -190,7 +221,7 @@ class RagasMetric:
     def with_llm(self, llm: Judge | str) -> RagasMetric:
         """A copy of this metric judged by ``llm``."""
         other = copy.copy(self)
-        other.llm, other._built = as_judge(llm), None
+        other.llm, other._built = ragas_judge(llm), None
         return other
 
     def as_scorer(self) -> Scorer:
@@ -210,8 +241,14 @@ class RagasMetric:
     async def _value(self, **fields: Any) -> MetricResult:
         raise NotImplementedError
 
-    async def ascore(self, **fields: Any) -> MetricResult:
-        """Score one sample; keyword names as in Ragas."""
+    async def ascore(self, *args: Any, **fields: Any) -> MetricResult:
+        """Score one sample; arguments as in Ragas (positional in its order, or keywords)."""
+        if len(args) > len(self.fields):
+            raise TypeError(f"{type(self).__name__}.ascore takes {list(self.fields)}")
+        for field, value in zip(self.fields, args, strict=False):
+            if field in fields:
+                raise TypeError(f"{type(self).__name__}.ascore got {field!r} twice")
+            fields[field] = value
         unknown = sorted(set(fields) - set(self.fields))
         missing = sorted(set(self.fields) - set(fields))
         if unknown or missing:
@@ -221,13 +258,16 @@ class RagasMetric:
             )
         return await self._value(**fields)
 
-    def score(self, **fields: Any) -> MetricResult:
+    def score(self, *args: Any, **fields: Any) -> MetricResult:
         """Synchronous `ascore` (also inside a running event loop)."""
 
-        return run_sync(self.ascore, **fields)
+        return run_sync(self.ascore, *args, **fields)
 
     async def abatch_score(
-        self, inputs: Sequence[Mapping[str, Any]], concurrency: int = 16
+        self,
+        inputs: Sequence[Mapping[str, Any]],
+        concurrency: int = 16,
+        on_done: Callable[[], None] | None = None,
     ) -> list[MetricResult]:
         """Score many samples, ``concurrency`` at a time; a failing sample gives a result
         with ``value`` NaN and ``error`` set instead of stopping the batch.
@@ -244,6 +284,9 @@ class RagasMetric:
                 raise
             except Exception as exc:
                 return MetricResult(value=math.nan, error=f"{type(exc).__name__}: {exc}")
+            finally:
+                if on_done is not None:
+                    on_done()
 
         return await map_bounded(one, list(inputs), concurrency)
 
@@ -254,13 +297,13 @@ class RagasMetric:
 
         return run_sync(self.abatch_score, inputs, concurrency)
 
-    async def single_turn_ascore(self, sample: SingleTurnSample | Mapping[str, Any]) -> float:
-        """Ragas' legacy API: a `SingleTurnSample` in, a float out."""
-        if not isinstance(sample, SingleTurnSample):
-            sample = SingleTurnSample.model_validate(dict(sample))
-        return (await self.ascore(**{f: getattr(sample, f) for f in self.fields})).value
+    async def single_turn_ascore(self, sample: Any, callbacks: Any = None) -> float:
+        """Ragas' legacy API: a `SingleTurnSample` (this facade's or Ragas' own) or a
+        dict in, a float out."""
+        fields = sample_fields(sample)
+        return (await self.ascore(**{f: fields.get(f) for f in self.fields})).value
 
-    def single_turn_score(self, sample: SingleTurnSample | Mapping[str, Any]) -> float:
+    def single_turn_score(self, sample: Any, callbacks: Any = None) -> float:
         """Synchronous `single_turn_ascore`."""
 
         return run_sync(self.single_turn_ascore, sample)
