@@ -140,13 +140,13 @@ async def test_async_batch_score_with_bounded_concurrency_and_per_item_errors():
     results = await metric.abatch_score(
         [
             {"retrieved_context_ids": ["a"], "reference_context_ids": ["a", "b"]},
-            {"retrieved_context_ids": [], "reference_context_ids": ["a"]},
+            {"retrieved_context_ids": None, "reference_context_ids": ["a"]},
             {"retrieved_context_ids": ["b"], "reference_context_ids": ["b"]},
         ],
         concurrency=2,
     )
     assert [r.value for r in results[::2]] == [0.5, 1.0]
-    assert math.isnan(results[1].value) and "retrieved_context_ids is empty" in results[1].error
+    assert math.isnan(results[1].value) and "retrieved_context_ids is None" in results[1].error
     assert isinstance(results[0], MetricResult) and results[0] < 1 and results[2] >= 1
     assert (
         await metric.single_turn_ascore(
