@@ -1,0 +1,44 @@
+"""The Ragas facade against Ragas 0.4.3's own values, sample for sample.
+
+tests/scorers/data/ragas043.json holds what Ragas 0.4.3's ``evaluate`` computed with
+its legacy metrics on seeded samples and on the edge samples a user hits (no
+retrieval, a blank reference, no reference contexts, no ids, repeated and integer
+ids), its judge answered by the same rule as ours (benchmarks/differential/
+ragas_diff.py regenerates it, running Ragas in its own environment).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks" / "differential"))
+from ragas_cases import both_judges  # noqa: E402
+from ragas_diff import differences, facade_scores  # noqa: E402
+
+from evals.testing import FakeLLMServer  # noqa: E402
+
+STORED = json.loads((Path(__file__).parent / "data" / "ragas043.json").read_text())
+
+
+def test_every_value_equals_ragas_0_4_3():
+    with FakeLLMServer(both_judges) as server:
+        ours = facade_scores(server.judge(), STORED["rows"])
+    assert STORED["ragas"] == "0.4.3"
+    assert differences(ours, STORED["scores"]) == []
+    assert sum(len(v) for v in STORED["scores"].values()) == 459
+
+
+def test_an_empty_retrieval_does_not_raise_the_mean():
+    """Before: the facade raised on an empty retrieval, evaluate() dropped the sample as
+    NaN, and the mean went up; Ragas scores it 0."""
+    rows = STORED["rows"]
+    empty = next(i for i, r in enumerate(rows) if r["retrieved_contexts"] == [] and r["reference"])
+    for name in ("context_recall", "llm_context_precision_with_reference"):
+        assert STORED["scores"][name][empty] == 0.0
+    with FakeLLMServer(both_judges) as server:
+        ours = facade_scores(server.judge(), [rows[empty]])
+    assert ours["context_recall"] == [0.0] and not math.isnan(0.0)
