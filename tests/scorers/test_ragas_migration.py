@@ -109,3 +109,89 @@ def test_evaluate_reads_ragas_01_columns_and_refuses_a_datasetdict():
         evaluate(datasets.DatasetDict({"train": split, "test": split}), metrics=[metric])
     with pytest.raises(ConfigError, match=r"scorers\.ragas metrics"):
         evaluate([SAMPLE], metrics=["context_recall"])
+
+
+def test_ragas_module_paths_and_names_import():
+    import importlib
+
+    for path, names in {
+        "scorers.ragas.metrics": ["LLMContextRecall", "ContextRecall", "context_recall"],
+        "scorers.ragas.metrics.collections": ["ContextRecall", "ContextPrecision"],
+        "scorers.ragas.dataset_schema": ["SingleTurnSample", "EvaluationDataset"],
+        "scorers.ragas.llms": ["llm_factory"],
+        "scorers.ragas.run_config": ["RunConfig"],
+        "scorers.ragas.evaluation": ["evaluate", "aevaluate"],
+    }.items():
+        module = importlib.import_module(path)
+        assert all(hasattr(module, name) for name in names), path
+    from scorers.ragas import metrics
+
+    assert metrics.context_recall.llm is None and metrics.context_recall.name == "context_recall"
+    assert metrics.context_precision.name == "context_precision"
+
+
+def test_foreign_samples_positional_ascore_and_evaluate_keywords():
+    from pydantic import BaseModel
+
+    class RagasSample(BaseModel):  # Ragas' own SingleTurnSample has more fields
+        user_input: str | None = None
+        retrieved_context_ids: list[str] | None = None
+        reference_context_ids: list[str] | None = None
+        rubrics: dict[str, str] | None = None
+
+    sample = RagasSample(retrieved_context_ids=["a", "b"], reference_context_ids=["a"])
+    assert IDBasedContextRecall().single_turn_score(sample) == 1.0
+    assert IDBasedContextRecall().score(["a"], ["a", "b"]).value == 0.5  # positional
+    from scorers.ragas import EvaluationDataset, RunConfig
+
+    data = EvaluationDataset.from_list(
+        [{"ids": ["a"], "gold": ["a", "b"]}, {"ids": [], "gold": ["a"]}]
+    )
+    result = evaluate(
+        data,
+        metrics=[IDBasedContextRecall()],
+        column_map={"retrieved_context_ids": "ids", "reference_context_ids": "gold"},
+        show_progress=False,
+        batch_size=2,
+        run_config=RunConfig(max_workers=2, timeout=30),
+        raise_exceptions=False,
+        experiment_name="x",
+    )
+    assert result["id_based_context_recall"] == [0.5, 0.0]  # an empty retrieval scores 0
+    assert result.total_tokens().input_tokens == 0 and result.total_cost(1e-6) == 0.0
+    with pytest.raises(ValueError, match="retrieved_context_ids is None"):
+        evaluate(
+            [{"reference_context_ids": ["a"]}], [IDBasedContextRecall()], raise_exceptions=True
+        )
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        evaluate(data, [IDBasedContextRecall()], no_such_option=1)
+
+
+def test_the_judge_cache_is_off_unless_asked_and_tokens_are_counted():
+    from types import SimpleNamespace
+
+    from scorers.ragas import llm_factory
+
+    with FakeLLMServer() as server:
+        client = SimpleNamespace(base_url=server.url, api_key="sk-fake")
+        llm = llm_factory("fake-judge", client=client, retry_backoff=0.01)
+        for _ in range(2):
+            result = evaluate([SAMPLE], metrics=[LLMContextRecall()], llm=llm)
+        assert server.call_count == 4  # two calls per run, none from a cache (as Ragas)
+        usage = result.total_tokens()
+        assert usage.input_tokens > 0 and usage.output_tokens > 0
+        assert (
+            result.total_cost(1e-6, 2e-6) == usage.input_tokens * 1e-6 + usage.output_tokens * 2e-6
+        )
+        cached = llm_factory("fake-judge", client=client, cache=True, retry_backoff=0.01)
+        assert cached.cache is not None
+
+
+def test_distance_measure_set_after_construction_takes_effect():
+    fields = {"retrieved_contexts": ["MARTHA"], "reference_contexts": ["MARHTA"]}
+    metric = NonLLMContextRecall(threshold=0.9)
+    assert metric.score(**fields).value == 0.0  # Levenshtein 0.667
+    metric.distance_measure = DistanceMeasure.JARO  # Ragas' own way
+    assert metric.score(**fields).value == 1.0  # Jaro 0.944
+    metric.threshold = 0.95
+    assert metric.score(**fields).value == 0.0
