@@ -45,8 +45,26 @@ def as_history(value: Any) -> list[dict[str, Any]] | None:
 
 
 def is_agent_shaped(value: Any) -> bool:
-    """Whether ``value`` is a chat-message history or an `AgentOutput`."""
+    """Whether ``value`` is an agent run's input or output, which is when the context
+    extractor is used where a static context is given too.
+
+    Mastra's shapes follow Mastra: its agent-run input only whole (``inputMessages``,
+    ``rememberedMessages``, ``systemMessages`` lists and a ``taggedSystemMessages``
+    mapping), its output a list of messages, an empty one included. scorekit also takes
+    an `AgentOutput`, an OpenAI-format message list and a dict with a ``messages`` list.
+    """
+    if isinstance(value, Mapping) and "inputMessages" in value:
+        return _is_mastra_agent_input(value)
+    if isinstance(value, list) and not value:
+        return True  # an agent that answered nothing (Mastra: an empty output list)
     return as_history(value) is not None
+
+
+def _is_mastra_agent_input(value: Mapping[str, Any]) -> bool:
+    lists = ("inputMessages", "rememberedMessages", "systemMessages")
+    return all(isinstance(value.get(k), list) for k in lists) and isinstance(
+        value.get("taggedSystemMessages"), Mapping
+    )
 
 
 def message_text(message: Mapping[str, Any]) -> str:

@@ -132,9 +132,15 @@ def context_step(options: ContextOptions, needs: str, what: str) -> Any:
         if needs == "output":
             value = final_text(value)
         if value is None or (isinstance(value, str) and not value.strip()):
+            hint = ""
+            if needs == "ground_truth" and final_text(run.output).strip():
+                hint = (
+                    "; to judge the chunks against the run's output instead, as Mastra's "
+                    "createContextPrecisionScorer does, use create_context_utilization_scorer"
+                )
             return not_scorable(
                 f"skipped: no {what} was given, so there is nothing to compare "
-                f"the context with (pass {needs}=...)"
+                f"the context with (pass {needs}=...){hint}"
             )
         return await resolve_context(run, options)
 

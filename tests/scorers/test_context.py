@@ -186,13 +186,24 @@ async def test_mastra_rule_when_both_options_are_given():
     plain = ScorerRun(input="q", output="a plain answer")
     output = AgentOutput(text="a", messages=OPENAI_HISTORY)
     agent = ScorerRun(input=OPENAI_HISTORY[:1], output=output)
-    mastra_run = ScorerRun(input={"inputMessages": OPENAI_HISTORY[:1]}, output=OPENAI_HISTORY)
+    mastra_input = {
+        "inputMessages": OPENAI_HISTORY[:1],
+        "rememberedMessages": [],
+        "systemMessages": [],
+        "taggedSystemMessages": {},
+    }
+    mastra_run = ScorerRun(input=mastra_input, output=OPENAI_HISTORY)
+    # Mastra's own rule: its input only whole; an empty output list is an agent's
+    partial = ScorerRun(input={"inputMessages": OPENAI_HISTORY[:1]}, output=OPENAI_HISTORY)
+    silent = ScorerRun(input=mastra_input, output=[])
     only_output = ScorerRun(input="q", output=output)  # Mastra: input AND output agent-shaped
     only_input = ScorerRun(input=OPENAI_HISTORY[:1], output="a")
     supplied = ScorerRun(input="q", output=OPENAI_HISTORY, context=[{"id": 3, "text": "given"}])
     assert [c.text for c in await resolve_context(plain, options)] == ["static"]
     assert [c.text for c in await resolve_context(agent, options)] == ["extracted"]
     assert [c.text for c in await resolve_context(mastra_run, options)] == ["extracted"]
+    assert [c.text for c in await resolve_context(partial, options)] == ["static"]
+    assert [c.text for c in await resolve_context(silent, options)] == ["extracted"]
     assert [c.text for c in await resolve_context(only_output, options)] == ["static"]
     assert [c.text for c in await resolve_context(only_input, options)] == ["static"]
     assert await resolve_context(supplied, options) == [Chunk(id="3", text="given")]
@@ -214,6 +225,7 @@ def test_mastras_agent_run_input_reaches_the_judge_as_its_question(fake_llm_serv
         "inputMessages": [{"role": "user", "content": "When was Einstein born?"}],
         "rememberedMessages": [],
         "systemMessages": [],
+        "taggedSystemMessages": {},
     }
     recall = create_context_recall_scorer(
         fake_llm_server.judge(), {"context_extractor": "tool_results", "context": ["static"]}
@@ -223,3 +235,15 @@ def test_mastras_agent_run_input_reaches_the_judge_as_its_question(fake_llm_serv
     sent = json.dumps([r.body for r in fake_llm_server.requests])
     assert "When was Einstein born?" in sent and "inputMessages" not in sent
     assert "static" not in sent  # input and output agent-shaped: the extractor's chunks
+
+
+def test_precision_without_ground_truth_points_to_utilization_like_mastra(fake_llm_server):
+    from scorers import create_context_precision_scorer, create_context_utilization_scorer
+
+    run = {"input": "q", "output": "Paris is in France.", "context": ["Paris is in France."]}
+    skipped = create_context_precision_scorer(fake_llm_server.judge()).run(**run)
+    assert skipped.status == "skipped" and "create_context_utilization_scorer" in skipped.reason
+    assert "Mastra's createContextPrecisionScorer" in skipped.reason
+    assert create_context_utilization_scorer(fake_llm_server.judge()).run(**run).score == 1.0
+    quiet = create_context_precision_scorer(fake_llm_server.judge()).run(input="q", context=["x"])
+    assert "utilization" not in quiet.reason  # no output either: nothing to point to
