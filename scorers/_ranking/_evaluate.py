@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
-from itertools import repeat
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field, computed_field
 
 from .._errors import ConfigError, DatasetError
+from ._batch import NONPOOL, UNJUDGED, Depth, ranked_batch
 from ._judged import COUNTS, JUDGED_ONLY
 from ._kernel import Metric, RankedBatch, parse_metric
 
@@ -22,12 +20,6 @@ else:
     from .._lazy import np
 
 RunLike = Mapping[str, Mapping[str, float] | Sequence[str]]
-
-NOT_JUDGED = -math.inf
-NONPOOL = -1.0
-"""The grade of a ranked document the qrels do not judge (trec_eval's "not in the pool")."""
-UNJUDGED = -2.0
-"""The grade of a ranked document the qrels give a negative grade ("in the pool, unjudged")."""
 
 
 class RankingEvaluation(BaseModel):
@@ -134,149 +126,6 @@ def _scored(ranking: Mapping[str, float] | Sequence[str]) -> Mapping[str, float]
     return dict(zip(docs, range(len(docs), 0, -1), strict=True))  # best first
 
 
-def _by_score(offsets: np.ndarray, query: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """Positions sorted by query, then score descending (stable: ties keep input order).
-
-    Rows of a padded matrix sort much faster than one lexsort over all positions; that
-    is used unless a few long rankings would make the padding large.
-    """
-    lengths = np.diff(offsets)
-    width = int(lengths.max()) if len(lengths) else 0
-    if not len(scores) or len(lengths) * width > 4 * len(scores) + 4096:
-        return np.lexsort((-scores, query))
-    real = np.arange(width) < lengths[:, None]
-    matrix = np.full((len(lengths), width), np.inf)
-    matrix[real] = -scores
-    columns = np.argsort(matrix, axis=1, kind="stable")
-    return (columns + offsets[:-1, None])[real]  # padding (inf) sorts last in each row
-
-
-def _order(
-    offsets: np.ndarray, query: np.ndarray, scores: np.ndarray, grades: np.ndarray, docs: list[str]
-) -> np.ndarray:
-    """Positions sorted by query, score descending, ties by document id descending.
-
-    Only ties between documents of different grades can change a metric, so only those
-    groups are put in document order (one string sort over their documents).
-    """
-    order = _by_score(offsets, query, scores)
-    q, s = query[order], scores[order]
-    tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    if not tied.any():
-        return order
-    group = np.concatenate(([0], np.cumsum(~tied)))  # tie group of each sorted position
-    starts = np.flatnonzero(np.concatenate(([True], ~tied)))
-    g = grades[order]
-    differs = np.minimum.reduceat(g, starts) != np.maximum.reduceat(g, starts)
-    mixed = np.flatnonzero(differs[group])
-    if not len(mixed):
-        return order
-    positions = order[mixed]
-    picked = itemgetter(*positions.tolist())(docs)
-    names = list(picked) if len(positions) > 1 else [picked]
-    # groups ascending and, inside each, document ids descending
-    within = np.lexsort((*_string_keys(names)[::-1], -group[mixed]))[::-1]
-    order[mixed] = positions[within]
-    return order
-
-
-def _string_keys(names: list[str]) -> list[np.ndarray]:
-    """Sort keys that order ``names`` as strcmp orders their UTF-8 bytes: big-endian
-    8-byte words, most significant first (integers sort much faster than strings)."""
-    try:
-        raw = np.array(names, dtype=np.bytes_)
-    except UnicodeEncodeError:
-        raw = np.array([n.encode("utf-8") for n in names], dtype=np.bytes_)
-    width = -(-raw.dtype.itemsize // 8) * 8
-    words = raw.astype(f"S{width}").view(">u8").reshape(len(names), width // 8)
-    return [words[:, i] for i in range(width // 8)]
-
-
-@dataclass(frozen=True)
-class _Depth:
-    """How much of each ranking counts: trec_eval's ``-M``, ``-J`` and ``-N``."""
-
-    max_docs: int | None = None
-    judged_only: bool = False
-    collection_size: int = 0
-    exact_ties: bool = False
-
-
-def _batch(
-    qrels: Mapping[str, Mapping[str, float]],
-    run: Mapping[str, Mapping[str, float]],
-    queries: list[str],
-    level: float,
-    depth: _Depth,
-) -> RankedBatch:
-    lengths: list[int] = []
-    docs: list[str] = []
-    scores: list[float] = []
-    grades: list[float] = []
-    judged_lengths: list[int] = []
-    judged: list[float] = []
-    empty: Mapping[str, float] = {}
-    for query in queries:
-        ranking = run.get(query, empty)
-        judgements = qrels[query]
-        lengths.append(len(ranking))
-        docs.extend(ranking)
-        scores.extend(ranking.values())
-        grades.extend(map(judgements.get, ranking, repeat(NOT_JUDGED)))
-        judged_lengths.append(len(judgements))
-        judged.extend(judgements.values())
-    n = len(queries)
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    query_of = np.repeat(np.arange(n), lengths)
-    score_array = np.asarray(scores, dtype=np.float64)
-    if score_array.size and not np.isfinite(score_array).all():
-        raise ConfigError("a run holds a score that is NaN or infinite")
-    all_grades = np.asarray(grades, dtype=np.float64)
-    all_grades[np.isfinite(all_grades) & (all_grades < 0)] = UNJUDGED
-    all_grades[np.isinf(all_grades)] = NONPOOL
-    # tied documents need id order only where it changes a value: where relevance
-    # differs, unless a measure tells non-relevant documents apart (see evaluate_ranking)
-    tie_grades = all_grades if depth.exact_ties else np.maximum(all_grades, 0.0)
-    order = _order(offsets, query_of, score_array, tie_grades, docs)
-    grade_array = all_grades[order]
-    if depth.max_docs is not None:  # trec_eval -M: each query's top max_docs only
-        keep = np.arange(len(grade_array)) - offsets[:-1][query_of] < depth.max_docs
-        grade_array = grade_array[keep]
-        np.cumsum(np.minimum(lengths, depth.max_docs), out=offsets[1:])
-    if depth.judged_only:  # trec_eval -J: unjudged documents removed before anything
-        keep = grade_array >= 0
-        kept = np.bincount(np.repeat(np.arange(n), np.diff(offsets))[keep], minlength=n)
-        grade_array = grade_array[keep]
-        np.cumsum(kept, out=offsets[1:])
-
-    judged_array = np.asarray(judged, dtype=np.float64)
-    judged_query = np.repeat(np.arange(n), judged_lengths)
-    num_rel = np.bincount(judged_query[judged_array >= max(level, 0)], minlength=n)
-    positive = judged_array > 0
-    ideal_query, ideal_gain = judged_query[positive], judged_array[positive]
-    ideal_order = np.lexsort((-ideal_gain, ideal_query))
-    ideal_offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(ideal_query, minlength=n), out=ideal_offsets[1:])
-    judged_offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(judged_lengths, out=judged_offsets[1:])
-    return RankedBatch(
-        offsets=offsets,
-        grades=grade_array,
-        num_rel=num_rel,
-        ideal_offsets=ideal_offsets,
-        ideal_gains=ideal_gain[ideal_order],
-        relevance_level=level,
-        num_nonrel=np.bincount(
-            judged_query[(judged_array >= 0) & (judged_array < level)], minlength=n
-        ),
-        judged_offsets=judged_offsets,
-        judged_grades=judged_array,
-        missing=np.array([q not in run for q in queries], dtype=bool),
-        collection_size=depth.collection_size,
-    )
-
-
 def evaluate_ranking(
     qrels: Mapping[str, Mapping[str, float]],
     run: RunLike,
@@ -350,8 +199,8 @@ def evaluate_ranking(
         )
     _refuse_duplicates(run, qrels, max_docs)
     exact = bool(strings) or _exact_ties(parsed, relevance_level, max_docs)
-    depth = _Depth(max_docs, judged_only, collection_size, exact)
-    batch = _batch(qrels, scored, queries, float(relevance_level), depth)
+    depth = Depth(max_docs, judged_only, collection_size, exact)
+    batch = ranked_batch(qrels, scored, queries, float(relevance_level), depth)
     columns = {m.name: batch.values(m) for m in parsed}
     lists = {name: values.tolist() for name, values in columns.items()}
     means = {m.name: _aggregate(m, columns[m.name]) for m in parsed}

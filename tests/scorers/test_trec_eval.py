@@ -255,7 +255,7 @@ def test_trec_eval_semantics_in_the_python_api():
     with pytest.raises(DatasetError, match="no query has both judgements and a ranking"):
         evaluate_ranking(qrels, {"9": ["a"]}, ["map"])
     for name in ("num_rel", "gm_map", "utility"):
-        with pytest.raises(ConfigError, match="not a per-item score .*evaluate_ranking"):
+        with pytest.raises(ConfigError, match=r"not a per-item score .*evaluate_ranking"):
             create_ranking_scorer(name)
     context = [{"id": "a", "text": ""}, {"id": "x", "text": ""}, {"id": "b", "text": ""}]
     bpref = create_ranking_scorer("bpref").run(
