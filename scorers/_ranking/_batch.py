@@ -124,8 +124,10 @@ def ranked_batch(
     if score_array.size and not np.isfinite(score_array).all():
         raise ConfigError("a run holds a score that is NaN or infinite")
     all_grades = np.asarray(grades, dtype=np.float64)
-    all_grades[np.isfinite(all_grades) & (all_grades < 0)] = UNJUDGED
-    all_grades[np.isinf(all_grades)] = NONPOOL
+    judged_array = np.asarray(judged, dtype=np.float64)
+    if (judged_array < 0).any():  # trec_eval: any negative grade is "pooled, unjudged"
+        all_grades[np.isfinite(all_grades) & (all_grades < 0)] = UNJUDGED
+    np.maximum(all_grades, NONPOOL, out=all_grades)  # not judged: -inf to -1
     # tied documents need id order only where it changes a value: where relevance
     # differs, unless a measure tells non-relevant documents apart (see evaluate_ranking)
     tie_grades = all_grades if depth.exact_ties else np.maximum(all_grades, 0.0)
@@ -147,15 +149,14 @@ def ranked_batch(
         relevance_level=level,
         missing=np.array([q not in run for q in queries], dtype=bool),
         collection_size=depth.collection_size,
-        **_judgements(judged, judged_lengths, level),
+        **_judgements(judged_array, judged_lengths, level),
     )
 
 
-def _judgements(judged: list[float], lengths: list[int], level: float) -> dict[str, Any]:
+def _judgements(judged_array: np.ndarray, lengths: list[int], level: float) -> dict[str, Any]:
     """The batch's qrels side: relevant and judged non-relevant counts, ideal gains, and
     every grade per query."""
     n = len(lengths)
-    judged_array = np.asarray(judged, dtype=np.float64)
     judged_query = np.repeat(np.arange(n), lengths)
     positive = judged_array > 0
     ideal_query, ideal_gain = judged_query[positive], judged_array[positive]

@@ -108,6 +108,8 @@ def _relstrings(batch: RankedBatch, lengths: dict[str, int]) -> dict[str, list[s
             return str(int(grade))
         return "-" if grade == NONPOOL else "." if grade == UNJUDGED else "<"
 
+    if not lengths:
+        return {}
     offsets = batch.offsets
     rows = [batch.grades[offsets[q] : offsets[q + 1]] for q in range(batch.n_queries)]
     return {
