@@ -126,8 +126,11 @@ def ranked_batch(
     all_grades = np.asarray(grades, dtype=np.float64)
     judged_array = np.asarray(judged, dtype=np.float64)
     if (judged_array < 0).any():  # trec_eval: any negative grade is "pooled, unjudged"
-        all_grades[np.isfinite(all_grades) & (all_grades < 0)] = UNJUDGED
-    np.maximum(all_grades, NONPOOL, out=all_grades)  # not judged: -inf to -1
+        not_judged = np.isinf(all_grades)
+        all_grades[all_grades < 0] = UNJUDGED
+        all_grades[not_judged] = NONPOOL
+    else:
+        np.maximum(all_grades, NONPOOL, out=all_grades)  # not judged: -inf to -1
     # tied documents need id order only where it changes a value: where relevance
     # differs, unless a measure tells non-relevant documents apart (see evaluate_ranking)
     tie_grades = all_grades if depth.exact_ties else np.maximum(all_grades, 0.0)
