@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any, Literal
 
 from scorers import ConfigError, DatasetError
@@ -83,13 +84,17 @@ NOT_PER_QUERY = frozenset({"gm_map", "gm_bpref", *SPECIAL})
 
 
 def _integer_level(text: str) -> int:
-    """``-l`` as trec_eval reads it: an integer (``2.5`` is refused rather than cut)."""
+    """``-l`` as trec_eval reads it: the integer its number starts with (``2.5`` is 2,
+    said on stderr)."""
     try:
-        return int(text)
+        level = int(float(text))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r}: trec_eval's relevance levels are integers, e.g. -l 2"
+            f"{text!r}: a relevance level is an integer, e.g. -l 2"
         ) from None
+    if float(text) != level:
+        print(f"scorekit: -l {text} read as {level}, as trec_eval reads it", file=sys.stderr)
+    return level
 
 
 def _is_relstring(name: str) -> bool:

@@ -1,10 +1,10 @@
 """trec_eval's measures beyond the rank cutoffs: counts, set measures, bpref, infAP,
 interpolated precision and gm_map, over a `RankedBatch`, all queries at once.
 
-Unjudged documents carry the grade ``-inf`` in the batch (``-1`` and ``-2`` in the
-qrels are trec_eval's "not in the pool" and "in the pool, unjudged"); bpref and infAP
-look only at judged documents, every other measure counts an unjudged one as
-non-relevant, as trec_eval does.
+A ranked document the qrels do not judge has the grade -1 in the batch (trec_eval's "not
+in the pool"), one with a negative qrels grade -2 ("in the pool, unjudged", what infAP
+counts); bpref and infAP look only at judged documents, every other measure counts an
+unjudged one as non-relevant, as trec_eval does.
 """
 
 from __future__ import annotations

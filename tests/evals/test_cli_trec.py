@@ -134,3 +134,16 @@ def test_compare_runs_p_values_equal_scipy(tmp_path, capsys):
     assert main(["compare", str(a), str(b), "--resamples", "5000", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert f"{delta.p_t:.4f}" in out and "5,000 resamples, seed 3" in out
+
+
+def test_a_run_on_stdin_and_levels_read_as_trec_eval_reads_them(tmp_path, capsys, monkeypatch):
+    import io
+
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("1 0 a 2\n1 0 b 1\n")
+    stdin = io.TextIOWrapper(io.BytesIO(b"1 Q0 b 1 2.0 first\n1 Q0 a 2 1.0 last\n"))
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert main(["trec", str(qrels), "-", "-m", "runid", "-m", "P.1", "-l", "2.7"]) == 0
+    out, err = capsys.readouterr()
+    assert out.split() == ["runid", "all", "last", "P_1", "all", "0.0000"]  # -l 2: only a
+    assert "-l 2.7 read as 2" in err
