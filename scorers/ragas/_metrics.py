@@ -216,6 +216,20 @@ class _NonLLM(RagasMetric):
     async def _native(self, retrieved: list[str], references: list[str]) -> ScoreResult:
         return await self._scorer.arun(context=retrieved, reference_contexts=references)
 
+    @staticmethod
+    def _lists(f: dict[str, Any], must_have: str) -> tuple[list[str], list[str]]:
+        """Both string lists; ``must_have`` empty while the other is not fails as in Ragas
+        (``max()`` of an empty list there), so ``evaluate`` records NaN."""
+        retrieved = strings_field("retrieved_contexts", f["retrieved_contexts"], True)
+        references = strings_field("reference_contexts", f["reference_contexts"], True)
+        lists = {"retrieved_contexts": retrieved, "reference_contexts": references}
+        if not lists[must_have] and any(lists.values()):
+            raise ValueError(
+                f"{must_have} is empty: Ragas fails here too (max() of an empty list), "
+                "so evaluate() records NaN"
+            )
+        return retrieved, references
+
 
 class NonLLMContextRecall(_NonLLM):
     """Ragas ``NonLLMContextRecall``: a reference counts when its best Levenshtein
@@ -238,15 +252,9 @@ class NonLLMContextRecall(_NonLLM):
         return scorer.analyze(ragas_recalled, name="ragas")
 
     async def _value(self, **f: Any) -> MetricResult:
-        retrieved = strings_field("retrieved_contexts", f["retrieved_contexts"], True)
-        references = strings_field("reference_contexts", f["reference_contexts"], True)
+        retrieved, references = self._lists(f, "retrieved_contexts")
         if not references:
             return MetricResult(value=math.nan, reason="No reference contexts (Ragas: NaN).")
-        if not retrieved:
-            raise ValueError(
-                "retrieved_contexts is empty: Ragas fails here too (max() of an empty list), "
-                "so evaluate() records NaN"
-            )
         native = await self._native(retrieved, references)
         recalled = native.details["ragas"]
         note = (
@@ -269,15 +277,9 @@ class NonLLMContextPrecisionWithReference(_NonLLM):
         return scorer.analyze(_ragas_similarity_precision, name="ragas")
 
     async def _value(self, **f: Any) -> MetricResult:
-        retrieved = strings_field("retrieved_contexts", f["retrieved_contexts"], True)
-        references = strings_field("reference_contexts", f["reference_contexts"], True)
+        retrieved, references = self._lists(f, "reference_contexts")
         if not retrieved:
             return MetricResult(value=0.0, reason=_NO_CHUNKS)
-        if not references:
-            raise ValueError(
-                "reference_contexts is empty: Ragas fails here too (max() of an empty list), "
-                "so evaluate() records NaN"
-            )
         native = await self._native(retrieved, references)
         return metric_result(native.details["ragas"], native, _AP_NOTE)
 
