@@ -10,6 +10,7 @@ from typing import Any
 from scorers import ConfigError, Scorer
 from scorers._runtime import finite, integer, positive
 
+from ._progress import progress_mode
 from ._shards import parse_shard
 
 
@@ -30,7 +31,7 @@ class RunOptions:
     store_prompts: bool = True
     shard: Any = None
     max_cost: float | None = None
-    progress: bool | None = None
+    progress: bool | str | None = None
 
     @classmethod
     def checked(cls, scorers: Mapping[str, Scorer], **options: Any) -> RunOptions:
@@ -40,6 +41,7 @@ class RunOptions:
             ConfigError: Naming the first option that is out of range.
         """
         given = cls(**options)
+        progress_mode(given.progress)
         min_scored = given.min_scored
         if min_scored is not None and not 0 <= finite("min_scored", min_scored) <= 1:
             raise ConfigError(f"min_scored must be a share between 0 and 1; got {min_scored!r}")

@@ -1,10 +1,44 @@
-"""Progress of a run: a small bar on stderr, or a notebook widget in Jupyter."""
+"""Progress of a run: a bar on a terminal, a widget in Jupyter, plain lines in CI logs."""
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
+
+from scorers import ConfigError
+
+ProgressMode = Literal["auto", "bar", "plain", "none"]
+MODES: tuple[str, ...] = ("auto", "bar", "plain", "none")
+PLAIN_INTERVAL = 10.0
+"""Seconds between plain progress lines."""
+AUTO_PLAIN_AFTER = 3.0
+"""With ``auto`` and no terminal: a run still going after this many seconds gets lines."""
+
+
+def progress_mode(value: Any) -> str:
+    """``auto``, ``bar``, ``plain`` or ``none`` from a mode name or the older booleans
+    (None: auto, True: bar, False: none).
+
+    Raises:
+        ConfigError: For anything else.
+    """
+    named = {None: "auto", True: "bar", False: "none"}
+    if isinstance(value, bool) or value is None:
+        return named[value]
+    if value in MODES:
+        return str(value)
+    raise ConfigError(f"progress must be one of {', '.join(MODES)} (or True/False); got {value!r}")
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
 
 
 def in_notebook() -> bool:
@@ -28,34 +62,88 @@ def _notebook_bar(total: int) -> Any:
 
 
 class Progress:
-    """``done/total [#####.....] 50% 3.1 items/s ETA 12s errors 0`` redrawn in place, or
-    a ``tqdm.auto`` bar in a Jupyter notebook.
+    """How far a run is, in one of four modes:
+
+    - ``bar``: ``done/total [#####.....] 50% 3.1 items/s ETA 12s errors 0`` redrawn in
+      place (a ``tqdm.auto`` bar in a Jupyter notebook);
+    - ``plain``: for logs with no terminal (CI), a line every `PLAIN_INTERVAL` seconds,
+      the first one second after the start: ``scorekit progress: 120/1000 items, 2 errors,
+      340 calls, $0.0123, 4.1 items/s, ETA 3m34s``, and a last one at the end;
+    - ``auto`` (the default): ``bar`` on a terminal or in a notebook, else ``plain`` for a
+      run still going after `AUTO_PLAIN_AFTER` seconds (short runs print nothing);
+    - ``none``.
 
     The rate and ETA count from the first finished item: whatever happened before it
     (litellm's import on the first model call takes seconds) would skew them.
 
     Args:
         total: Items to process.
-        enabled: None to show it only when ``stream`` is a terminal or in a notebook.
+        enabled: The mode (``"auto"``, ``"bar"``, ``"plain"``, ``"none"``), or True (bar),
+            False (none), None (auto).
         stream: Where to draw (stderr by default).
+        interval: Seconds between plain lines.
     """
 
-    def __init__(self, total: int, enabled: bool | None = None, stream: TextIO | None = None):
+    def __init__(
+        self,
+        total: int,
+        enabled: bool | str | None = None,
+        stream: TextIO | None = None,
+        interval: float = PLAIN_INTERVAL,
+    ):
         self.stream = stream or sys.stderr
+        mode = progress_mode(enabled)
         notebook = stream is None and in_notebook()
-        self.enabled = (self.stream.isatty() or notebook) if enabled is None else enabled
+        first_line = 1.0
+        self._always = mode == "plain"  # asked for: a last line even for a short run
+        if mode == "auto":
+            mode = "bar" if self.stream.isatty() or notebook else "plain"
+            first_line = AUTO_PLAIN_AFTER
+        self.mode = mode
+        self.enabled = mode == "bar"
         self.total = total
         self.done = 0
         self.errors = 0
+        self.calls = 0
+        self.cost: float | None = 0.0
         self.started = time.monotonic()
         self._first: float | None = None
         self._last_draw = 0.0
         self._widget = _notebook_bar(total) if self.enabled and notebook and total else None
+        self._stop = threading.Event()
+        self._printed = False
+        if mode == "plain" and total:
+            ticker = threading.Thread(
+                target=self._tick, args=(first_line, interval), daemon=True, name="progress"
+            )
+            ticker.start()
 
-    def advance(self, error: bool = False) -> None:
-        """Count one finished item."""
+    def _tick(self, first_line: float, interval: float) -> None:
+        wait = first_line
+        while not self._stop.wait(wait):
+            self._line()
+            wait = interval
+
+    def _line(self) -> None:
+        rate = self.rate()
+        if rate:
+            pace = f"{rate:.1f} items/s, ETA {_duration((self.total - self.done) / rate)}"
+        else:
+            pace = f"started {_duration(time.monotonic() - self.started)} ago"
+        cost = "cost n/a" if self.cost is None else f"${self.cost:.4f}"
+        self.stream.write(
+            f"scorekit progress: {self.done}/{self.total} items, {self.errors} errors, "
+            f"{self.calls} calls, {cost}, {pace}\n"
+        )
+        self.stream.flush()
+        self._printed = True
+
+    def advance(self, error: bool = False, calls: int = 0, cost: float | None = 0.0) -> None:
+        """Count one finished item (and the model calls it made, and their cost)."""
         self.done += 1
         self.errors += int(error)
+        self.calls += calls
+        self.cost = None if self.cost is None or cost is None else self.cost + cost
         now = time.monotonic()
         if self._first is None:
             self._first = now
@@ -92,7 +180,11 @@ class Progress:
         self.stream.flush()
 
     def close(self) -> None:
-        """End the line (or close the notebook bar)."""
+        """End the line (or close the notebook bar; or print the last plain line)."""
+        self._stop.set()
+        if self.mode == "plain" and (self._printed or (self._always and self.total)):
+            self._line()
+            return
         if self._widget is not None:
             self._widget.close()
             return

@@ -22,7 +22,7 @@ from ._data import EvalItem, load_dataset
 from ._jobs import item_result, make_jobs
 from ._options import RunOptions, scorer_map
 from ._progress import Progress
-from ._results import EvalResult, ItemResult, RunSummary, summarize
+from ._results import CallTotals, EvalResult, ItemResult, RunSummary, summarize
 from ._results._gate import gates
 from ._results._header import RunHeader, header_of, stale_configurations
 from ._results._jsonl import ResultsFile
@@ -68,7 +68,7 @@ async def arun_evals(
     store_prompts: bool = True,
     shard: tuple[int, int] | str | None = None,
     max_cost: float | None = None,
-    progress: bool | None = None,
+    progress: bool | str | None = None,
 ) -> EvalResult:
     """Score every item of ``data`` with ``scorers``, running ``target`` first if given.
 
@@ -126,7 +126,9 @@ async def arun_evals(
             started item fit (the first runs alone to measure an item), so the run
             stops with `BudgetExceededError` having finished what it started; finished items
             stay in ``results_path``, and ``resume=True`` with a new cap continues.
-        progress: Progress bar on stderr; default: only when stderr is a terminal.
+        progress: ``"auto"`` (default; None too): a bar on a terminal or in a notebook,
+            plain lines every 10 s on stderr for a longer run with no terminal (CI logs);
+            ``"bar"`` (True), ``"plain"``, ``"none"`` (False).
 
     Returns:
         An `EvalResult`.
@@ -225,7 +227,13 @@ class _Finish:
         if self.results_file is not None:
             result = self.results_file.write(result)
         self.done[result.item.id] = result
-        self.bar.advance(result.error is not None)
+        calls = CallTotals()
+        for call in result.other_calls:
+            calls.add(call)
+        for score in result.scorer_results.values():
+            for call in score.judge_calls:
+                calls.add(call)
+        self.bar.advance(result.error is not None, calls.model_calls, calls.cost)
         if self.hook is not None:
             try:
                 outcome = self.hook(result)

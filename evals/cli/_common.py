@@ -142,6 +142,18 @@ def check_run_flags(args: argparse.Namespace) -> None:
             )
 
 
+def add_progress_options(parser: argparse.ArgumentParser) -> None:
+    """``--progress MODE`` and its older spelling ``--no-progress``."""
+    parser.add_argument(
+        "--progress",
+        choices=("auto", "bar", "plain", "none"),
+        default="auto",
+        help="auto (default): a bar on a terminal, else a plain line every 10 s once a run "
+        "takes more than a few seconds (CI logs); bar; plain (from the first second); none",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="the same as --progress none")
+
+
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help="judge model (litellm string); default $SCOREKIT_MODEL")
     parser.add_argument("--api-base", help="OpenAI-compatible base URL; default $SCOREKIT_API_BASE")
@@ -191,7 +203,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         "--item-timeout", type=float, metavar="SECONDS", help="time allowed per item"
     )
     parser.add_argument("--format", choices=("table", "json"), default="table")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_progress_options(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not use the judge cache")
     parser.add_argument(
         "--client-processes",

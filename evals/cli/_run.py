@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             "store_prompts": not args.no_prompts,
             "shard": args.shard,
             "max_cost": args.max_cost,
-            "progress": False if args.no_progress else None,
+            "progress": "none" if args.no_progress else args.progress,
         }
         if args.command == "demo":
             from .. import quickstart
