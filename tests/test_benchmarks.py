@@ -10,6 +10,8 @@ import pytest
 
 from tests.conftest import SHARED_DATA
 
+pytestmark = pytest.mark.slow  # fresh interpreters, subprocesses
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

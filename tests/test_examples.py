@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # fresh interpreters, subprocesses
+
 EXAMPLES = sorted(
     p
     for p in (Path(__file__).resolve().parents[1] / "examples").glob("*.py")

@@ -43,6 +43,7 @@ def server():
         yield fake
 
 
+@pytest.mark.slow
 def test_tool_loop_produces_openai_history(server):
     agent = Agent("helper", server.judge(), "Answer from the knowledge base.", tools=[search])
     output = agent.generate("search Einstein")
@@ -56,6 +57,7 @@ def test_tool_loop_produces_openai_history(server):
     assert sent_tools[0]["function"]["parameters"]["required"] == ["query"]
 
 
+@pytest.mark.slow
 def test_tool_exception_goes_back_to_the_model(server):
     agent = Agent("helper", server.judge(), tools=[broken])
     output = agent.generate("broken 3")

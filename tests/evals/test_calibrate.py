@@ -83,6 +83,7 @@ def test_bad_rows():
             calibrate(recall, [{"text": "x"}])
 
 
+@pytest.mark.slow
 def test_cli_reads_wice_and_compares_judges(tmp_path, capsys, monkeypatch):
     wice = SHARED_DATA / "wice" / "dev.jsonl"
     if not wice.exists():

@@ -99,6 +99,7 @@ def test_run_json_format_and_results_file(data, tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["summary"]["resumed_items"] == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("helpers", [[], ["--client-processes", "1"]], ids=["in-process", "helper"])
 def test_llm_scorers_with_a_model(data, capsys, monkeypatch, helpers):
     with FakeLLMServer() as server:
@@ -189,6 +190,7 @@ def test_scorers_listing(capsys):
         assert name in out
 
 
+@pytest.mark.slow
 def test_demo_runs_without_a_key_as_a_console_script():
     proc = subprocess.run(
         [sys.executable, "-m", "evals.cli", "demo", "--no-progress"],
@@ -204,6 +206,7 @@ def test_demo_runs_without_a_key_as_a_console_script():
     assert "items 28 (errors 0" in proc.stdout
 
 
+@pytest.mark.slow
 def test_demo_with_a_model_adds_the_llm_scorers(capsys, monkeypatch):
     monkeypatch.delenv("SCOREKIT_MODEL", raising=False)
     with FakeLLMServer() as server:
@@ -237,6 +240,7 @@ def slow(question):
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery is POSIX")
 def test_ctrl_c_stops_cleanly_keeping_finished_items(tmp_path):
     import signal

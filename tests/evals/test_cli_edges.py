@@ -79,6 +79,7 @@ def runs(tmp_path):
     return str(base), str(cand)
 
 
+@pytest.mark.slow
 def test_max_drop_of_an_unknown_scorer_is_a_usage_error(tmp_path, capsys):
     base, cand = runs(tmp_path)
     assert main(["compare", base, cand, "--max-drop", "context-recal=0.1"]) == 2

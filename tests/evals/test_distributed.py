@@ -26,6 +26,7 @@ def without_timing(summary) -> dict:
     return data
 
 
+@pytest.mark.slow
 def test_shards_run_as_ray_tasks_and_merge(tmp_path):
     from evals.distributed import run_evals_ray
     from scorers import create_context_recall_scorer

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from evals import estimate_run, run_evals
 from evals.cli import main
 from evals.testing import FakeLLMServer
@@ -62,6 +64,7 @@ def test_calls_and_tokens_match_a_real_run_without_calling_the_model():
     assert "24 model calls" in estimate.table() and "no model was called" in estimate.table()
 
 
+@pytest.mark.slow
 def test_litellm_counts_tokens_by_default_and_the_cli_estimates(tmp_path, capsys, monkeypatch):
     with FakeLLMServer() as server:
         judge = server.judge(**PRICE, requests_per_minute=60)

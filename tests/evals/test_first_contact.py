@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from evals import read_results, run_evals
 from evals.cli import main
 from evals.testing import FakeLLMServer
@@ -186,6 +188,7 @@ def test_the_reports_data_block_holds_no_markup_whatever_the_data(tmp_path):
     assert [item["input"] for item in parsed["items"]] == XSS  # restored exactly
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_the_command_quietly(tmp_path):
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("".join(f"q{i} 0 d{i} 1\n" for i in range(300)))
@@ -448,6 +451,7 @@ with FakeLLMServer(latency=0.05) as server:
 """
 
 
+@pytest.mark.slow
 def test_litellms_import_is_not_charged_to_the_first_calls(tmp_path):
     script = tmp_path / "fresh.py"
     script.write_text(FRESH)

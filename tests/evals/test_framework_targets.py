@@ -56,6 +56,7 @@ def test_a_langchain_retriever_chain_as_the_target():
     assert [c.id for c in first.context] == ["ulm", "curie"]  # the framework's own ids
 
 
+@pytest.mark.slow
 def test_a_llamaindex_query_engine_as_the_target():
     pytest.importorskip("llama_index.core", reason="pip install 'scorekit[frameworks]'")
     from llama_index.core import Settings, VectorStoreIndex
@@ -76,6 +77,7 @@ def test_a_llamaindex_query_engine_as_the_target():
     assert isinstance(item.output, str)
 
 
+@pytest.mark.slow
 def test_a_haystack_pipeline_as_the_target():
     pytest.importorskip("haystack", reason="pip install 'scorekit[frameworks]'")
     from haystack import Document, Pipeline

@@ -85,6 +85,7 @@ def runs(tmp_path_factory):
     return folder, base, cand
 
 
+@pytest.mark.slow
 @needs_browser
 def test_the_report_loads_with_no_errors_and_shows_every_part(runs):
     folder, base, cand = runs
@@ -108,6 +109,7 @@ def test_the_report_loads_with_no_errors_and_shows_every_part(runs):
     assert "Error (target)" in errored and "index offline" in errored
 
 
+@pytest.mark.slow
 @needs_browser
 def test_scorekit_report_command_and_ten_thousand_items(runs, tmp_path, capsys):
     folder, _, _ = runs
@@ -152,6 +154,7 @@ def test_report_errors(tmp_path, capsys):
     assert "is not a scorekit results file" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @needs_browser
 def test_data_that_looks_like_markup_cannot_stop_the_pages_script(tmp_path):
     from scorers import create_id_context_recall_scorer
@@ -210,6 +213,7 @@ def gated(tmp_path_factory):
     return folder, base, cand
 
 
+@pytest.mark.slow
 @needs_browser
 def test_the_report_says_which_items_failed_and_why(gated, tmp_path):
     folder, base, cand = gated
@@ -232,6 +236,7 @@ def test_the_report_says_which_items_failed_and_why(gated, tmp_path):
     assert "FAILED: 1 of 1 thresholds" in (tmp_path / "file.html").read_text()
 
 
+@pytest.mark.slow
 @needs_browser
 def test_filters_and_the_item_view_follow_the_url(gated):
     folder, base, cand = gated
@@ -260,6 +265,7 @@ def test_filters_and_the_item_view_follow_the_url(gated):
     assert "Uncaught" not in log
 
 
+@pytest.mark.slow
 @needs_browser
 def test_a_screenshot_of_the_report(gated, tmp_path):
     folder, base, cand = gated

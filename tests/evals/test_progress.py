@@ -34,6 +34,7 @@ def _wait_for(predicate, limit=10.0):
     return predicate()
 
 
+@pytest.mark.slow
 def test_plain_lines_for_logs_count_items_errors_calls_cost_and_pace():
     stream = io.StringIO()
     bar = Progress(10, "plain", stream=stream, interval=0.05)

@@ -315,6 +315,7 @@ run_evals(data, [scorer], target, concurrency=2, results_path=sys.argv[1], resum
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 def test_sigkill_mid_run_then_resume_keeps_every_item_exactly_once(tmp_path):
     path = tmp_path / "results.jsonl"

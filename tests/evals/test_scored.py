@@ -21,6 +21,7 @@ def slow_scorer(seconds: float):
     return create_scorer(id="slow").generate_score(wait)
 
 
+@pytest.mark.slow
 def test_a_sync_agent_keeps_its_result_and_scores_in_the_background(tmp_path):
     seen = []
 
@@ -29,9 +30,8 @@ def test_a_sync_agent_keeps_its_result_and_scores_in_the_background(tmp_path):
     def answer(question: str) -> dict:
         return {"output": "In Ulm.", "context": [{"id": "d1", "text": "Ulm"}]}
 
-    started = time.perf_counter()
     result = answer("Where was Einstein born?")
-    assert time.perf_counter() - started < 0.25  # the answer never waits for its scorers
+    assert "slow" not in [r.scorer_key for r in seen]  # the answer never waits for its scorers
     assert result == {"output": "In Ulm.", "context": [{"id": "d1", "text": "Ulm"}]}
     assert answer.__name__ == "answer"
     answer.flush_scores()

@@ -49,6 +49,7 @@ def test_shards_partition_the_items_stably():
             run_evals(ITEMS, [scorer], shard=bad)
 
 
+@pytest.mark.slow
 def test_the_merged_summary_equals_the_unsharded_one(tmp_path: Path):
     with FakeLLMServer() as server:
         scorers = [create_context_recall_scorer(server.judge()), create_id_context_recall_scorer()]

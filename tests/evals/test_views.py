@@ -141,6 +141,7 @@ def test_bad():
 """
 
 
+@pytest.mark.slow
 def test_the_plugin_prints_a_table_and_writes_a_results_file(tmp_path):
     (tmp_path / "test_suite.py").write_text(textwrap.dedent(SUITE))
     results = tmp_path / "scores.jsonl"
@@ -231,6 +232,7 @@ def _pytest(tmp_path, *flags: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_xdist_workers_records_reach_the_table_and_the_results_file(tmp_path):
     """Issue 27: with -n 2, 5 of 7 and 4 of 7 records were kept in two runs."""
     pytest.importorskip("xdist")
@@ -249,6 +251,7 @@ def test_xdist_workers_records_reach_the_table_and_the_results_file(tmp_path):
     assert row.split()[1:3] == ["5", "5"]
 
 
+@pytest.mark.slow
 def test_a_failing_assert_score_shows_its_message_not_scorekits_source(tmp_path):
     (tmp_path / "test_suite.py").write_text(textwrap.dedent(SUITE))
     proc = _pytest(tmp_path, "test_suite.py")

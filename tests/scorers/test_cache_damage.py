@@ -55,6 +55,7 @@ def test_entries_that_are_not_json_objects_are_misses_and_get_replaced(tmp_path:
         assert server.call_count == calls * 2  # ... and were replaced
 
 
+@pytest.mark.slow
 def test_a_damaged_page_costs_model_calls_not_runs(tmp_path: Path) -> None:
     path = tmp_path / "c.sqlite3"
     with FakeLLMServer() as server:

@@ -19,6 +19,7 @@ def judge(server, **kwargs):
     return server.judge(timeout=0.2, max_retries=1, retry_backoff=0.01, **PRICES, **kwargs)
 
 
+@pytest.mark.slow
 def test_timed_out_attempts_count_against_max_cost():
     with FakeLLMServer(latency=0.6) as server:  # every attempt is cut off at 0.2 s
         scorer = create_context_recall_scorer(judge(server))
@@ -32,6 +33,7 @@ def test_timed_out_attempts_count_against_max_cost():
     assert 0 < sent < 2 * len(DATA)
 
 
+@pytest.mark.slow
 def test_a_run_with_failed_calls_still_has_a_cost_at_declared_prices():
     with FakeLLMServer(latency=0.6) as server:
         result = run_evals(DATA[:2], [create_context_recall_scorer(judge(server))], progress=False)
@@ -53,6 +55,7 @@ def test_a_call_refused_by_the_server_costs_nothing():
     assert result.summary.scorers["context-recall"].cost == 0.0
 
 
+@pytest.mark.slow
 def test_calls_cut_off_by_an_item_timeout_keep_their_prompt_tokens_and_cost():
     from scorers import create_context_precision_scorer
 

@@ -56,6 +56,7 @@ def test_langchain_documents_tool_messages_and_langgraph_state():
     assert auto_recall(state, ["d1", "d3"]).score == 1.0
 
 
+@pytest.mark.slow
 def test_llamaindex_response_source_nodes():
     need("llama_index.core")
     from llama_index.core.base.response.schema import Response
@@ -110,6 +111,7 @@ def test_openai_responses_output_items():
     assert auto_recall(response, ["file-1", "kb-2"]).score == 1.0
 
 
+@pytest.mark.slow
 def test_openai_agents_sdk_run_result():
     need("agents")
     from agents import Agent, RunContextWrapper

@@ -72,6 +72,7 @@ def test_default_cache_lives_in_scorekit_cache_dir(tmp_path, monkeypatch):
     assert (tmp_path / "here" / "judge-cache.sqlite3").exists()
 
 
+@pytest.mark.slow
 def test_rate_limit_then_success_honours_retry_after(fake_llm_server: FakeLLMServer):
     fake_llm_server.script(Fault.rate_limit(retry_after=0.3))
     judge = fake_llm_server.judge(retry_backoff=0.0)
@@ -111,6 +112,7 @@ def test_bad_request_fails_fast(fake_llm_server: FakeLLMServer):
     assert fake_llm_server.call_count == 1
 
 
+@pytest.mark.slow
 def test_hanging_server_times_out_and_retries_run_out(fake_llm_server: FakeLLMServer):
     fake_llm_server.handler = lambda request: Fault.hang(30)
     judge = fake_llm_server.judge(timeout=0.3, max_retries=1)

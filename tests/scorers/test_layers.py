@@ -290,23 +290,22 @@ def test_transport_and_client_processes_exclude_each_other():
         Judge("x/y", transport=object())  # type: ignore[arg-type]
 
 
-def test_a_missing_key_fails_in_under_a_second_without_importing_litellm():
+def test_a_missing_key_fails_before_importing_litellm_or_sending_anything():
     code = (
         "import sys, time\n"
         "from scorers import create_context_recall_scorer, JudgeAuthError\n"
         "scorer = create_context_recall_scorer('openai/gpt-4o-mini', {'context': ['a']})\n"
-        "started = time.perf_counter()\n"
         "try:\n"
         "    scorer.run(ground_truth='Einstein was born in Ulm.')\n"
         "except JudgeAuthError as exc:\n"
-        "    print(round(time.perf_counter() - started, 3), 'litellm' in sys.modules, exc)\n"
+        "    print('litellm' in sys.modules, exc)\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
     ).stdout
-    seconds, imported, message = out.split(" ", 2)
-    assert float(seconds) < 1.0 and imported == "False"
+    imported, message = out.split(" ", 1)
+    assert imported == "False"  # why it fails at once: litellm's import takes seconds
     assert "OPENAI_API_KEY" in message and "api_key=" in message
     assert "no request sent" in message
 

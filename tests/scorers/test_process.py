@@ -56,6 +56,7 @@ def _fresh(server):
     server.handler = rule_based_judge
 
 
+@pytest.mark.slow
 def test_scores_retries_and_fast_failures_through_a_helper(server, judge):
     scorer = create_context_recall_scorer(judge, {"context": CONTEXT})
     result = scorer.run(ground_truth="Einstein was born in Ulm. He liked sailing.")
@@ -70,6 +71,7 @@ def test_scores_retries_and_fast_failures_through_a_helper(server, judge):
     assert info.value.status_code == 401
 
 
+@pytest.mark.slow
 def test_a_timed_out_call_is_cancelled_and_the_helper_keeps_serving(server, judge):
     server.script(Fault.hang(30), Fault.hang(30))
     scorer = create_context_recall_scorer(judge, {"context": CONTEXT})
@@ -78,6 +80,7 @@ def test_a_timed_out_call_is_cancelled_and_the_helper_keeps_serving(server, judg
     assert scorer.run(ground_truth="Einstein was born in Ulm.").score == 1.0
 
 
+@pytest.mark.slow
 def test_agent_tool_calls_through_a_helper(server, judge):
     def answer(request):
         if request.messages[-1]["role"] == "user":
@@ -114,6 +117,7 @@ def own_judge(server):
     fresh.close()
 
 
+@pytest.mark.slow
 def test_a_helper_that_dies_mid_call_is_replaced_and_the_call_retried(server, own_judge):
     server.script(FakeResponse(content='{"claims": ["Einstein was born in Ulm."]}', delay=30))
     killer = _kill_when_in_flight(server, own_judge)
@@ -125,6 +129,7 @@ def test_a_helper_that_dies_mid_call_is_replaced_and_the_call_retried(server, ow
     assert own_judge.transport.restarts == 1
 
 
+@pytest.mark.slow
 def test_helpers_that_keep_exiting_give_up_with_a_clear_error(server, own_judge, monkeypatch):
     monkeypatch.setattr(_process, "MAX_RESTARTS", 0)
     server.script(FakeResponse(content='{"claims": []}', delay=30))

@@ -63,6 +63,7 @@ def test_recall_is_invariant_to_the_order_of_retrieved_chunks(
     assert a == b
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(relevance=st.lists(st.booleans(), min_size=2, max_size=12), data=st.data())
 def test_precision_never_rises_when_a_relevant_chunk_moves_down(relevance, data):

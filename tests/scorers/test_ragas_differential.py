@@ -14,6 +14,8 @@ import math
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "differential"))
 from ragas_cases import both_judges  # noqa: E402
@@ -24,6 +26,7 @@ from evals.testing import FakeLLMServer  # noqa: E402
 STORED = json.loads((Path(__file__).parent / "data" / "ragas043.json").read_text())
 
 
+@pytest.mark.slow
 def test_every_value_equals_ragas_0_4_3():
     with FakeLLMServer(both_judges) as server:
         ours = facade_scores(server.judge(), STORED["rows"])

@@ -39,6 +39,7 @@ print(json.dumps([{"name": s.name, "parent": by_id[s.parent.span_id].name if s.p
 """
 
 
+@pytest.mark.slow
 def test_runs_items_scorers_and_judge_calls_are_spans():
     pytest.importorskip("opentelemetry.sdk", reason="pip install opentelemetry-sdk")
     proc = subprocess.run(

@@ -63,6 +63,7 @@ def trec(request):
     return load(folder)
 
 
+@pytest.mark.slow
 def test_all_mapped_measures_match_trec_eval_per_query_and_on_average(trec):
     qrels, ranked, expected = trec
     metrics = sorted({metric for metric, _ in expected})

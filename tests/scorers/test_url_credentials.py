@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from evals import run_evals
 from evals.testing import FakeLLMServer
 from scorers import Judge, create_context_recall_scorer
@@ -22,6 +24,7 @@ def test_credentials_in_a_url_are_found_and_hidden():
     assert SECRET not in described and TOKEN not in described
 
 
+@pytest.mark.slow
 def test_a_run_against_a_url_with_credentials_writes_none_of_them(tmp_path, capsys):
     with FakeLLMServer() as server:
         host = server.url.removeprefix("http://")

@@ -36,6 +36,7 @@ def scored(result) -> list:
     ]
 
 
+@pytest.mark.slow
 def test_run_evals_over_many_blocks_equals_the_steps_item_by_item() -> None:
     runs = random_runs(2 * BLOCK + 37, seed=5)
     scorers = {sid: scorer_by_id(sid) for sid in IDS}
