@@ -296,3 +296,50 @@ def test_results_path_errors_are_clear(tmp_path: Path):
     nested = tmp_path / "new" / "dir" / "r.jsonl"  # missing folders are created
     run_evals([{"input": "q"}], [scorer], results_path=nested)
     assert nested.exists()
+
+
+def test_model_free_details_are_written_once_rounded_and_read_back_whole(tmp_path):
+    """Issue 39 item 4, in part: the string scorers' similarity matrix and the id
+    scorers' ids are written once per line, to 4 decimals, and read back whole."""
+    import json
+
+    from evals import read_results, run_evals
+    from scorers import (
+        create_id_context_precision_scorer,
+        create_id_context_recall_scorer,
+        create_non_llm_context_precision_scorer,
+        create_non_llm_context_recall_scorer,
+    )
+
+    chunks = [{"id": f"d{i}", "text": f"passage {i} about the river Danube"} for i in range(6)]
+    row = {
+        "id": "1",
+        "input": "q",
+        "context": chunks,
+        "reference_contexts": [chunks[0]["text"], "something else entirely"],
+        "reference_context_ids": ["d0", "d4"],
+    }
+    scorers = [
+        create_non_llm_context_recall_scorer(),
+        create_non_llm_context_precision_scorer(),
+        create_id_context_recall_scorer(),
+        create_id_context_precision_scorer(),
+    ]
+    path = tmp_path / "r.jsonl"
+    result = run_evals([row], scorers, results_path=path, progress="none")
+    written = json.loads(path.read_text().splitlines()[-1])["scorer_results"]
+    precision = written["non-llm-context-precision"]["details"]["similarities"]
+    assert precision["similarities"] == {"$same_in": "non-llm-context-recall"}
+    matrix = written["non-llm-context-recall"]["details"]["similarities"]["similarities"]
+    assert all(len(repr(v)) <= 6 for r in matrix for v in r)  # 4 decimals at most
+    assert written["id-context-precision"]["details"]["ids"]["retrieved_ids"] == {
+        "$same_in": "id-context-recall"
+    }
+    back = read_results(path)[0].scorer_results
+    same = result.items[0].scorer_results["non-llm-context-precision"].details["similarities"]
+    read = back["non-llm-context-precision"].details["similarities"]["similarities"]
+    assert read == [[round(v, 4) for v in r] for r in same["similarities"].tolist()]
+    assert back["id-context-precision"].details["ids"]["retrieved_ids"] == [c["id"] for c in chunks]
+    assert [back[s].score for s in back] == [
+        s.score for s in result.items[0].scorer_results.values()
+    ]
