@@ -1,10 +1,8 @@
 """What a results line holds: prompts once (referenced from the calls that sent them),
-model-free step results once and rounded to what a report shows, and with
-``store_prompts=False`` only what explains each score."""
+and with ``store_prompts=False`` only what explains each score."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from scorers import ScoreResult
@@ -47,62 +45,12 @@ def _resolve_ref(value: Any, result: ScoreResult) -> Any:
     return value if content is None else content[: value["cut"]]
 
 
-DIGITS = 4
-"""Decimals a model-free step's numbers keep in a results line (similarities, grades)."""
-MODEL_FREE_STEPS = ("similarities", "ids")
-"""The details keys of the model-free scorers' step results."""
-
-
-def _plain(value: Any) -> Any:
-    """A model-free step result (a dataclass of lists and numpy arrays) as JSON data,
-    its numbers rounded to `DIGITS` decimals."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, float):
-        return round(value, DIGITS)
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
-def _model_free_once(scored: dict[str, ScoreResult]) -> dict[str, ScoreResult]:
-    """Model-free step results rounded, and each part written once: a part equal to an
-    earlier scorer's (recall and precision share their similarity matrix, the two id
-    scorers their ids) is ``{"$same_in": scorer_id}``."""
-    seen: list[tuple[str, str, str, Any]] = []
-    out = {}
-    for sid, score in scored.items():
-        details = dict(score.details)
-        for key in MODEL_FREE_STEPS:
-            value = details.get(key)
-            if value is None:
-                continue
-            plain = _plain(value)
-            parts = plain if isinstance(plain, dict) else {"": plain}
-            for part, data in list(parts.items()):
-                earlier = next(
-                    (s for s, k, p, v in seen if (k, p) == (key, part) and v == data), None
-                )
-                if earlier is not None and isinstance(data, (list, dict)) and data:
-                    parts[part] = {"$same_in": earlier}
-                else:
-                    seen.append((sid, key, part, data))
-            details[key] = parts if isinstance(plain, dict) else parts[""]
-        out[sid] = score.model_copy(update={"details": details})
-    return out
-
-
 def compact(result: ItemResult, store_prompts: bool = True) -> ItemResult:
-    """``result`` as written to the file: each prompt once, model-free step results once
-    and rounded, or with ``store_prompts=False`` only what explains the scores (see
-    `_compact_score`)."""
+    """``result`` as written to the file: each prompt once, or with ``store_prompts=False``
+    only what explains the scores (see `_compact_score`)."""
     scored = {}
     chunks = {} if store_prompts else _chunk_sources(result)
-    for sid, score in _model_free_once(result.scorer_results).items():
+    for sid, score in result.scorer_results.items():
         prompts = score.details.get("prompts")
         if not store_prompts:
             score = _compact_score(score, chunks)
@@ -130,13 +78,6 @@ def expand(result: ItemResult) -> ItemResult:
     chunks: dict[str, list[dict[str, Any]]] | None = None  # only when a line refers to them
     for score in result.scorer_results.values():
         details = score.details
-        for key in MODEL_FREE_STEPS:
-            value = details.get(key)
-            if isinstance(value, dict):
-                details[key] = {
-                    part: _same(result, data, key, part) for part, data in value.items()
-                }
-                details[key] = _same(result, details[key], key, "")
         prompts = details.get("prompts")
         if isinstance(prompts, dict):
             details["prompts"] = {k: _resolve_ref(v, score) for k, v in prompts.items()}
@@ -149,17 +90,6 @@ def expand(result: ItemResult) -> ItemResult:
         if isinstance(ref, dict) and ref.get("$same") in details:
             details["claims_used"] = details[ref["$same"]]
     return result
-
-
-def _same(result: ItemResult, value: Any, key: str, part: str) -> Any:
-    """``value``, or the part of another scorer's step result it refers to."""
-    if not (isinstance(value, dict) and set(value) == {"$same_in"}):
-        return value
-    other = result.scorer_results.get(value["$same_in"])
-    found = None if other is None else other.details.get(key)
-    if isinstance(found, dict) and part:
-        found = found.get(part)
-    return value if found is None else found
 
 
 def _chunk_sources(result: ItemResult) -> dict[str, list[dict[str, Any]]]:
