@@ -39,8 +39,8 @@ class Metric:
         k: The cutoff, for the ``*_k`` measures.
         level: The recall level, for ``iprec_at_recall`` and ``Rprec_mult``.
         params: trec_eval's parameters of the measures that take some (``ndcg.1=3,2=9``,
-            ``rbp.p=0.8``, ``utility.1,-1,0,0``, ``11pt_avg.0.2,0.5``, ``relstring.5``)
-            as the text after the dot; empty for the defaults.
+            ``rbp.p=0.8``, ``utility.1,-1,0,0``, ``11pt_avg.0.2,0.5``) as the text after
+            the dot; empty for the defaults.
     """
 
     name: str

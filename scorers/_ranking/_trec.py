@@ -23,8 +23,8 @@ class TrecRun(dict[str, dict[str, float]]):
 
     Attributes:
         runid: The tag of the file's last line (trec_eval's ``runid``).
-        duplicates: ``{query_id: [score, ...]}``: the scores of documents listed again
-            for a query (the mapping keeps each document's best score). trec_eval
+        duplicates: ``{query_id: {doc_id: [score, ...]}}``: the other scores of
+            documents listed again for a query (the mapping keeps the best). trec_eval
             refuses a document listed twice only where both copies fall within the
             evaluated depth of a judged query; `evaluate_ranking` does the same.
     """
