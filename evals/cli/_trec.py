@@ -131,14 +131,7 @@ def run(args: argparse.Namespace) -> int:
         run = load_run(path)
         nonlocal runid
         runid = runid or run.runid
-        absent = [q for q in qrels if q not in run]
-        if absent and not args.complete and any(q in run for q in qrels):
-            raise DatasetError(
-                f"query {absent[0]!r} has judgements in {args.qrels} but no ranking in "
-                f"{path} ({len(absent)} such queries); trec_eval 10 stops here too. Pass -c "
-                "to count them as 0, or leave them out of the qrels"
-            )
-        return evaluate_ranking(
+        found = evaluate_ranking(
             qrels,
             run,
             metrics,
@@ -148,6 +141,14 @@ def run(args: argparse.Namespace) -> int:
             judged_only=args.J,
             collection_size=args.collection_size,
         )
+        absent = found.missing_from_run
+        if absent and not args.complete:
+            raise DatasetError(
+                f"query {absent[0]!r} has judgements in {args.qrels} but no ranking in "
+                f"{path} ({len(absent)} such queries); trec_eval 10 stops here too. Pass -c "
+                "to count them as 0, or leave them out of the qrels"
+            )
+        return found
 
     result = evaluate(args.run)
     comparison = None

@@ -142,7 +142,7 @@ def values(batch: RankedBatch, metric: Any) -> np.ndarray:
         return total / len(levels)
     if kind == "rbp_resid":
         p = Gains.parse(metric).p
-        weight = _powers(batch, p)
+        weight = _powers(int(np.diff(batch.offsets).max()) if batch.n_queries else 0, p)
         unjudged = batch.grades < 0
         total = batch._per_query(weight[batch.rank0], unjudged)
         any_unjudged = np.bincount(batch.query[unjudged], minlength=batch.n_queries) > 0
@@ -151,10 +151,9 @@ def values(batch: RankedBatch, metric: Any) -> np.ndarray:
     raise AssertionError(kind)  # pragma: no cover
 
 
-def _powers(batch: RankedBatch, p: float) -> np.ndarray:
-    """``p**i`` for i = 0..the longest ranking, as repeated products (trec_eval's)."""
-    longest = int(np.diff(batch.offsets).max()) if batch.n_queries else 0
-    return np.concatenate(([1.0], np.cumprod(np.full(longest, p))))
+def _powers(length: int, p: float) -> np.ndarray:
+    """``p**i`` for i = 0..length, as repeated products (trec_eval's)."""
+    return np.concatenate(([1.0], np.cumprod(np.full(length, p))))
 
 
 def _utility(batch: RankedBatch, metric: Any) -> np.ndarray:
@@ -242,19 +241,26 @@ def _rndcg(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -
     discount = _discounts(max(n, r) + 2)
     total, count, dcg, ideal_dcg = 0.0, 0, 0.0, 0.0
     previous = current = best
-    i = 0
-    while i < n and current > 0:
+
+    def ideal_at(i: int) -> None:
+        """Position i of the ideal ranking: an nDCG point where its gain changes (before
+        position i counts), then its gain."""
+        nonlocal total, count, previous, current, ideal_dcg
         current = float(ideal[i]) if i < r else after
         if current != previous:
             if ideal_dcg > 0:
                 total, count = total + dcg / ideal_dcg, count + 1
             previous = current
-        if found[i] != 0:
-            dcg += found[i] / discount[i]
         if current > 0:
             ideal_dcg += current / discount[i]
+
+    i = 0
+    while i < n and current > 0:
+        ideal_at(i)
+        if found[i] != 0:
+            dcg += found[i] / discount[i]
         i += 1
-    if i < n:
+    if i < n:  # the ranking goes on past the ideal one: one more point at its end
         for j in range(i, n):
             if found[j] != 0:
                 dcg += found[j] / discount[j]
@@ -262,13 +268,7 @@ def _rndcg(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -
             total, count = total + dcg / ideal_dcg, count + 1
         i = n
     while current > 0:
-        current = float(ideal[i]) if i < r else after
-        if current != previous:
-            if ideal_dcg > 0:
-                total, count = total + dcg / ideal_dcg, count + 1
-            previous = current
-        if current > 0:
-            ideal_dcg += current / discount[i]
+        ideal_at(i)
         i += 1
     return total / count if count else math.nan
 
@@ -277,7 +277,7 @@ def _rbp(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -> 
     table, _ = gains.table(judged)
     low, high = (float(table.min()), float(table.max())) if len(table) else (0.0, 0.0)
     found = gains.of(ranked, low, high) if low < 0 or high > 1 else gains.of(ranked)
-    weight = np.concatenate(([1.0], np.cumprod(np.full(len(found), gains.p))))[:-1]
+    weight = _powers(len(found), gains.p)[:-1]
     keep = found != 0
     return (1.0 - gains.p) * _sequential_sum(found[keep] * weight[keep])
 
