@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, Literal, TextIO
 
 from scorers import ConfigError
@@ -82,6 +83,8 @@ class Progress:
             False (none), None (auto).
         stream: Where to draw (stderr by default).
         interval: Seconds between plain lines.
+        status: ``() -> str | None``: what the run is waiting for before its first item
+            (e.g. litellm's import), shown until the first item finishes.
     """
 
     def __init__(
@@ -90,6 +93,7 @@ class Progress:
         enabled: bool | str | None = None,
         stream: TextIO | None = None,
         interval: float = PLAIN_INTERVAL,
+        status: Callable[[], str | None] | None = None,
     ):
         self.stream = stream or sys.stderr
         mode = progress_mode(enabled)
@@ -112,11 +116,16 @@ class Progress:
         self._widget = _notebook_bar(total) if self.enabled and notebook and total else None
         self._stop = threading.Event()
         self._printed = False
+        self._status = status
+        self._lock = threading.Lock()
+        self._width = 0
         if mode == "plain" and total:
             ticker = threading.Thread(
                 target=self._tick, args=(first_line, interval), daemon=True, name="progress"
             )
             ticker.start()
+        elif self.enabled and total and status is not None and self._widget is None:
+            threading.Thread(target=self._redraw, daemon=True, name="progress").start()
 
     def _tick(self, first_line: float, interval: float) -> None:
         wait = first_line
@@ -124,18 +133,33 @@ class Progress:
             self._line()
             wait = interval
 
+    def _redraw(self) -> None:
+        """Until the first item: the bar with what the run waits for, twice a second."""
+        while not self._stop.wait(0.5) and self._first is None:
+            if self.status() is not None:
+                self._draw(time.monotonic())
+
+    def status(self) -> str | None:
+        """What the run waits for before its first item (None: nothing said)."""
+        if self._first is not None or self._status is None:
+            return None
+        return self._status()
+
     def _line(self) -> None:
         rate = self.rate()
         if rate:
             pace = f"{rate:.1f} items/s, ETA {_duration((self.total - self.done) / rate)}"
         else:
             pace = f"started {_duration(time.monotonic() - self.started)} ago"
+            if (waiting := self.status()) is not None:
+                pace += f", {waiting}"
         cost = "cost n/a" if self.cost is None else f"${self.cost:.4f}"
-        self.stream.write(
-            f"scorekit progress: {self.done}/{self.total} items, {self.errors} errors, "
-            f"{self.calls} calls, {cost}, {pace}\n"
-        )
-        self.stream.flush()
+        with self._lock:
+            self.stream.write(
+                f"scorekit progress: {self.done}/{self.total} items, {self.errors} errors, "
+                f"{self.calls} calls, {cost}, {pace}\n"
+            )
+            self.stream.flush()
         self._printed = True
 
     def advance(self, error: bool = False, calls: int = 0, cost: float | None = 0.0) -> None:
@@ -172,12 +196,13 @@ class Progress:
         if rate:
             speed = f"{rate:.1f} items/s ETA {(self.total - self.done) / rate:.0f}s"
         else:
-            speed = "- items/s ETA -"
-        self.stream.write(
-            f"\rscorekit {self.done}/{self.total} [{bar:<24}] {share:4.0%} {speed} "
-            f"errors {self.errors} "
-        )
-        self.stream.flush()
+            speed = self.status() or "- items/s ETA -"
+        line = f"\rscorekit {self.done}/{self.total} [{bar:<24}] {share:4.0%} {speed} "
+        line += f"errors {self.errors} "
+        with self._lock:
+            self.stream.write(line.ljust(self._width))  # over a longer line drawn before
+            self._width = len(line)
+            self.stream.flush()
 
     def close(self) -> None:
         """End the line (or close the notebook bar; or print the last plain line)."""

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from scorers import ConfigError, JudgeSetupError, ScorekitError, Scorer
-from scorers._runtime import Scored, litellm_import_cpu_s, run_sync, score_many
+from scorers._runtime import Scored, litellm_import, run_sync, score_many
 
 from ._data import EvalItem, load_dataset
 from ._jobs import item_result, make_jobs
@@ -144,7 +144,7 @@ async def arun_evals(
             ``results_path``; ``resume=True`` continues once the setup is fixed.
     """
     started, cpu_started = time.perf_counter(), time.process_time()
-    import_cpu_before = litellm_import_cpu_s()
+    import_cpu_before = litellm_import().cpu_s
     scorer_by_key = scorer_map(scorers)
     opts = RunOptions.checked(
         scorer_by_key,
@@ -173,7 +173,7 @@ async def arun_evals(
     done, partial = _resume_plans(items, results_file, fingerprints, call_target is not None)
     resumed = set(done)
     jobs = make_jobs([item for item in items if item.id not in done], partial, call_target)
-    bar = Progress(len(jobs), opts.progress)
+    bar = Progress(len(jobs), opts.progress, status=_waiting)
     sink = _Finish(scorer_by_key, fingerprints, opts, results_file, done, bar, on_item_complete)
     try:
         await score_many(
@@ -196,10 +196,16 @@ async def arun_evals(
 
     summary = _summary(items, done, partial, scorer_by_key, resumed, started)
     # a first model call imports litellm (seconds of CPU, once): not the run's pace
-    imported = litellm_import_cpu_s() - import_cpu_before
+    imported = litellm_import().cpu_s - import_cpu_before
     summary.client_cpu_s = time.process_time() - cpu_started - imported
     ordered = [done[item.id] for item in items if item.id in done]
     return _eval_result(summary, ordered, scorer_by_key, opts, header)
+
+
+def _waiting() -> str | None:
+    if litellm_import().loading:
+        return "importing litellm for the first model call (seconds, once per process)"
+    return None
 
 
 class _Finish:

@@ -23,9 +23,10 @@ from ._types import EvalItem
 from ._types import _json_fallback as json_fallback
 
 
-def litellm_import_cpu_s() -> float:
-    """CPU seconds this process spent importing litellm so far (0 before the first call)."""
-    return _litellm.litellm_import_cpu_s
+def litellm_import() -> _litellm.ImportState:
+    """litellm's import in this process: ``loading`` while under way, ``cpu_s`` once done
+    (0 before the first request that left the process)."""
+    return _litellm.LITELLM_IMPORT
 
 
 __all__ = [
@@ -36,7 +37,7 @@ __all__ = [
     "finite",
     "integer",
     "json_fallback",
-    "litellm_import_cpu_s",
+    "litellm_import",
     "normalized_words",
     "paused_gc",
     "positive",

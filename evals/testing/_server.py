@@ -145,6 +145,8 @@ class FakeLLMServer:
             dict is sent as JSON content. Defaults to `rule_based_judge`.
         latency: Seconds from a request's arrival to its answer (the fake's own work
             counts inside it, as a remote judge's does).
+        port: The port to listen on (0: a free one). A fixed port keeps ``url`` — part of
+            a judge's cache key — the same from one process to the next.
 
     Attributes:
         requests: Every request received, in order.
@@ -154,8 +156,9 @@ class FakeLLMServer:
         max_in_flight: The most requests it was answering at once (since `reset`).
     """
 
-    def __init__(self, handler: Handler | None = None, *, latency: float = 0.0):
+    def __init__(self, handler: Handler | None = None, *, latency: float = 0.0, port: int = 0):
         self.handler: Handler = handler or rule_based_judge
+        self.port = port
         self.latency = latency
         self.requests: list[FakeRequest] = []
         self.prompt_tokens = 0
@@ -225,7 +228,7 @@ class FakeLLMServer:
         """Start serving in a background thread."""
         if self._server is None:
             self._stopping.clear()
-            self._server = _Server(("127.0.0.1", 0), _HTTPHandler)
+            self._server = _Server(("127.0.0.1", self.port), _HTTPHandler)
             self._server.fake = self
             self._thread = threading.Thread(
                 target=self._server.serve_forever,

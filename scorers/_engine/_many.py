@@ -12,8 +12,16 @@ Every model call of the run shares one capacity limiter and one cost budget.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
-from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Iterator,
+    Mapping,
+    Sequence,
+)
+from contextlib import AbstractContextManager, asynccontextmanager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,9 +29,8 @@ import anyio
 
 from .._errors import JudgeSetupError
 from .._model._calls import record_calls
-from .._model._judge import as_judge
 from .._model._limits import Budget, run_budget, run_cap
-from .._steps import PromptStep
+from .._model._setup import timed
 from .._tasks import map_bounded, task_group
 from .._telemetry import record_score, span, tracer
 from .._types import JudgeCall, ScoreResult, ScorerRun
@@ -112,7 +119,6 @@ async def score_many(
     Raises:
         JudgeSetupError: At the first model call that meets a broken setup.
     """
-    await _warm_up(scorers)
     keys_free = {key for key, scorer in scorers.items() if model_free(scorer)}
     inline = len(keys_free) == len(scorers) and all(job.prepare is None for job in jobs)
     fast = {key: scorer for key, scorer in scorers.items() if has_fast_path(scorer)}
@@ -145,19 +151,6 @@ async def score_many(
 @asynccontextmanager
 async def _no_gate() -> AsyncIterator[None]:
     yield
-
-
-async def _warm_up(scorers: Mapping[str, ScorerSpec]) -> None:
-    """Set up every judge's transport (litellm's import: seconds, once per process)
-    before any job starts, so that no item's or attempt's timeout is spent on it."""
-    judges = {id(s.judge): s.judge for s in scorers.values() if s.judge is not None}
-    for scorer in scorers.values():
-        for step in scorer.steps:
-            judge = as_judge(step.fn.judge) if isinstance(step.fn, PromptStep) else None
-            if judge is not None:
-                judges[id(judge)] = judge
-    for judge in judges.values():
-        await judge.warm_up()
 
 
 async def _in_blocks(
@@ -225,7 +218,7 @@ async def _score_job(
     prepared: list[JudgeCall] = []
     with record_calls() as calls, span("scorekit.item", _item_attributes(job)):
         try:
-            with anyio.fail_after(timeout) if timeout is not None else nullcontext():
+            with _item_timeout(timeout):
                 run = job.run
                 if job.prepare is not None:
                     with record_calls() as prepared:
@@ -240,6 +233,16 @@ async def _score_job(
     duration = time.perf_counter() - started + sum(r.duration_s for r in (done or {}).values())
     ordered = _ordered(scorers, results)
     return Scored(job, ordered, list(calls), list(prepared), timed_out, duration)
+
+
+@contextmanager
+def _item_timeout(timeout: float | None) -> Iterator[None]:
+    """The job's timeout, stopped while process-wide setup runs (`untimed`)."""
+    if timeout is None:
+        yield
+        return
+    with anyio.fail_after(timeout) as scope, timed(scope):
+        yield
 
 
 async def _score_run(

@@ -10,16 +10,21 @@ from typing import Any
 from .._errors import BudgetExceededError, JudgeSetupError
 from ._completion import ModelRequest
 from ._limits import Budget, current_budget, current_ledger
+from ._listing import listed_price
 from ._litellm import import_litellm
 from ._retry import Attempts, count_prompt_tokens
 
 
 def price_per_token(model: str, declared: Mapping[str, Any]) -> tuple[float, float] | None:
     """USD per prompt and per completion token of ``model``: ``declared``
-    (``input_cost_per_token`` / ``output_cost_per_token``) or litellm's price list; None
-    when unknown."""
+    (``input_cost_per_token`` / ``output_cost_per_token``) or litellm's price list (read
+    from its file; litellm is imported only for a model it does not list by that name);
+    None when unknown."""
     if "input_cost_per_token" in declared and "output_cost_per_token" in declared:
         return float(declared["input_cost_per_token"]), float(declared["output_cost_per_token"])
+    listed = listed_price(model)
+    if listed is not None:
+        return listed
     try:
         litellm = import_litellm()
         prompt, _ = litellm.cost_per_token(model=model, prompt_tokens=1, completion_tokens=0)

@@ -47,7 +47,7 @@ from ._redact import (
     register_secrets,
     without_secrets,
 )
-from ._retry import Attempts, RetryPolicy, count_prompt_tokens, send_with_retries
+from ._retry import Attempts, RetryPolicy, count_tokens_unloaded, send_with_retries
 from ._structured import (
     STRUCTURED_OUTPUT_MODES,
     as_messages,
@@ -190,14 +190,15 @@ class Judge:
         return clone
 
     async def warm_up(self) -> None:
-        """Let the transport set up before a run (litellm: its import, off the loop)."""
+        """Set the transport up now (litellm: its import, off the loop). Runs need not:
+        the first request that leaves the process does it (timeouts stopped meanwhile)."""
         if (warm_up := getattr(self.transport, "warm_up", None)) is not None:
             await warm_up(self._request([]))
 
     def count_tokens(self, messages: list[dict[str, Any]]) -> int:
-        """The prompt tokens of ``messages`` for this judge's model, by litellm's counter
-        (about four characters a token when it cannot count them)."""
-        return count_prompt_tokens(ModelRequest(model=self.model, messages=messages))
+        """The prompt tokens of ``messages`` for this judge's model, without importing
+        litellm (see `count_tokens_unloaded`: the same count for OpenAI models)."""
+        return count_tokens_unloaded(ModelRequest(model=self.model, messages=messages))
 
     def close(self) -> None:
         """Release the transport (stops the helper processes of ``client_processes``)."""

@@ -21,10 +21,20 @@ import anyio
 from ._completion import Completion, ModelRequest, ToolCall, TransportError
 from ._litellm_errors import litellm_error
 from ._redact import redact_litellm_logs
+from ._setup import untimed
 
 _litellm: ModuleType | None = None
-litellm_import_cpu_s = 0.0
-"""CPU seconds this process spent importing litellm (0 until the first model call)."""
+
+
+class ImportState:
+    """litellm's import in this process: under way (``loading``), and the CPU seconds
+    it took (``cpu_s``, 0 until it is done)."""
+
+    loading: bool = False
+    cpu_s: float = 0.0
+
+
+LITELLM_IMPORT = ImportState()
 
 LITELLM_PARAMS: frozenset[str] = frozenset(
     # the parameters of litellm.completion/acompletion (checked against litellm's own
@@ -69,18 +79,27 @@ _import_lock = threading.Lock()
 
 
 def _import_once() -> ModuleType:
-    global _litellm, litellm_import_cpu_s
+    global _litellm
     if _litellm is None:
         started = time.process_time()
-        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-        import litellm
+        LITELLM_IMPORT.loading = True
+        try:
+            os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+            import litellm
 
-        litellm.suppress_debug_info = True
-        redact_litellm_logs()
-        _own_logging_worker()
-        _litellm = litellm
-        litellm_import_cpu_s = time.process_time() - started
+            litellm.suppress_debug_info = True
+            redact_litellm_logs()
+            _own_logging_worker()
+            _litellm = litellm
+        finally:
+            LITELLM_IMPORT.loading = False
+            LITELLM_IMPORT.cpu_s = time.process_time() - started
     return _litellm
+
+
+def litellm_loaded() -> bool:
+    """Whether litellm is imported and set up in this process."""
+    return _litellm is not None
 
 
 class TaskLoggingWorker:
@@ -247,13 +266,15 @@ class LiteLLMTransport:
 
     async def warm_up(self, request: ModelRequest) -> None:
         """Import litellm (seconds of CPU, once per process) in a worker thread, off the
-        event loop, so that neither an attempt's timeout nor an item's is spent on it;
-        not when ``request``'s key is missing (its first call then fails at once)."""
+        event loop; not when ``request``'s key is missing (its first call then fails at
+        once). The timeouts of the calls that wait for it stop meanwhile (`untimed`)."""
         if _litellm is None and not missing_key(request):
-            await anyio.to_thread.run_sync(import_litellm)
+            async with untimed():
+                await anyio.to_thread.run_sync(import_litellm)
 
     async def prepare(self, request: ModelRequest) -> None:
-        """Before a request's first attempt (outside its timeout): litellm imported, and
+        """Before a request's first attempt (outside its timeout): litellm imported (the
+        first request that leaves the process imports it; cache hits never do), and
         fail at once when the request's key cannot be found.
 
         Raises:
@@ -282,13 +303,16 @@ class LiteLLMTransport:
 
 
 __all__ = [
+    "LITELLM_IMPORT",
     "LITELLM_PARAMS",
     "OWNED_PARAMS",
+    "ImportState",
     "LiteLLMTransport",
     "TaskLoggingWorker",
     "completion_from_response",
     "import_litellm",
     "litellm_arguments",
+    "litellm_loaded",
     "map_litellm_error",
     "stop_litellm_logging",
 ]

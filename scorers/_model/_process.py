@@ -28,6 +28,7 @@ from .._errors import JudgeError
 from ._completion import Completion, ModelRequest, TransportError
 from ._executor import install as install_inline_setup
 from ._litellm import missing_key
+from ._setup import untimed
 
 
 def _helper_lost(message: str) -> TransportError:
@@ -204,7 +205,8 @@ class ProcessTransport:
         if missing:
             raise TransportError("auth", "no API key", missing_env=missing)
         if not self.started:
-            await anyio.to_thread.run_sync(self.start)
+            async with untimed():
+                await anyio.to_thread.run_sync(self.start)
 
     async def complete(self, request: ModelRequest) -> Completion:
         """Send ``request`` once, in a helper.

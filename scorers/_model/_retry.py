@@ -61,6 +61,17 @@ def count_prompt_tokens(request: ModelRequest) -> int:
         return max(1, characters // 4)
 
 
+def count_tokens_unloaded(request: ModelRequest) -> int:
+    """`count_prompt_tokens` once litellm is loaded; before, tiktoken's count with
+    OpenAI's chat overhead (`count_tokens_offline`), so that counting does not import it."""
+    from ._listing import count_tokens_offline
+    from ._litellm import litellm_loaded
+
+    if litellm_loaded():
+        return count_prompt_tokens(request)
+    return count_tokens_offline(request.model, request.messages)
+
+
 async def send_with_retries(
     transport: Transport,
     request: ModelRequest,

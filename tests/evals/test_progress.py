@@ -98,3 +98,28 @@ def test_the_cli_and_run_evals_take_a_progress_mode(tmp_path, capsys):
     assert "scorekit progress: 3/3 items, 0 errors, 0 calls, $0.0000, " in err
     with pytest.raises(ConfigError, match="progress must be one of"):
         run_evals(rows, [create_id_context_recall_scorer()], progress="loud")
+
+
+def test_what_the_run_waits_for_shows_until_the_first_item():
+    stream = io.StringIO()
+    waiting = ["importing litellm for the first model call"]
+    bar = Progress(3, "plain", stream=stream, interval=60, status=lambda: waiting[0])
+    bar._line()
+    assert "importing litellm for the first model call" in stream.getvalue()
+    bar.advance()
+    bar._line()
+    bar.close()
+    last = stream.getvalue().splitlines()[-1]
+    assert "1/3 items" in last and "importing" not in last  # the first item ends the wait
+
+
+@pytest.mark.slow
+def test_the_bar_is_redrawn_with_the_wait_before_any_item():
+    stream = io.StringIO()
+    bar = Progress(3, "bar", stream=stream, status=lambda: "importing litellm")
+    assert _wait_for(lambda: "importing litellm" in stream.getvalue(), limit=3.0)
+    bar.advance()
+    bar.close()
+    last = stream.getvalue().split("\r")[-1]
+    assert last.startswith("scorekit 1/3") and "importing" not in last
+    assert len(last.rstrip("\n")) >= len(stream.getvalue().split("\r")[-2])  # blanked over
