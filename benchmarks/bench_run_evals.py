@@ -7,6 +7,8 @@ the wall time with the ideal schedule: critical path per item × items / concurr
 
     python benchmarks/bench_run_evals.py [--items 256] [--latency 0.2 0.5]
         [--concurrency 8 32] [--client-processes 0 4] [--repeat 3] [--unpriced]
+    python benchmarks/bench_run_evals.py --versus-bare 16 --items 40 --latency 0.2 --repeat 7
+    python benchmarks/bench_run_evals.py --client-cpu
 
 CPU per item is the client side's CPU time over the run divided by items (this process
 plus, with ``--client-processes``, the judge's helper processes). Two more
@@ -27,6 +29,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -139,6 +142,172 @@ def litellm_cpu_per_call(url: str, bodies: list[dict], priced: bool, calls: int 
     return run_sync(main)
 
 
+def bare_litellm_wall(url: str, bodies: list[dict], in_flight: int, priced: bool) -> float:
+    """Wall seconds of bare ``litellm.acompletion`` sending ``bodies`` at ``in_flight``
+    at once: the provider client alone, no framework."""
+    litellm = _import_litellm()
+
+    async def main() -> float:
+        limiter = anyio.CapacityLimiter(in_flight)
+
+        async def one(body: dict) -> None:
+            async with limiter:
+                await litellm.acompletion(
+                    model="openai/bench",
+                    api_base=url,
+                    api_key="sk-bench",
+                    messages=body["messages"],
+                    response_format=body.get("response_format"),
+                    temperature=body.get("temperature", 0.0),
+                    num_retries=0,
+                    max_retries=0,
+                    **(PRICE if priced else {}),
+                )
+
+        started = time.perf_counter()
+        async with anyio.create_task_group() as tg:
+            for body in bodies:
+                tg.start_soon(one, body)
+        return time.perf_counter() - started
+
+    return run_sync(main)
+
+
+def versus_bare(latency: float, n_items: int, in_flight: int, repeat: int, priced: bool) -> None:
+    """`run_evals` against bare litellm making the same calls at ``in_flight`` at once,
+    alternating, in one process and against one server; prints the median ratio."""
+    items = make_items(n_items)
+    bodies = captured_requests(items)
+    server, url = start_server(latency)
+    try:
+        judge = Judge(
+            "openai/bench",
+            api_base=url,
+            api_key="sk-bench",
+            cache=False,
+            **(PRICE if priced else {}),
+        )
+        scorers = [create_context_recall_scorer(judge), create_context_precision_scorer(judge)]
+        run_evals(items[:4], scorers, progress=False)  # warm up both paths
+        bare_litellm_wall(url, bodies[:8], in_flight, priced)
+        pairs = []
+        for _ in range(repeat):
+            bare = bare_litellm_wall(url, bodies, in_flight, priced)
+            started = time.perf_counter()
+            result = run_evals(
+                items, scorers, concurrency=in_flight, model_concurrency=in_flight, progress=False
+            )
+            ours = time.perf_counter() - started
+            assert result.summary.item_errors == 0 and result.summary.model_calls == len(bodies)
+            pairs.append((ours, bare))
+    finally:
+        server.kill()
+    ideal = len(bodies) * latency / in_flight
+    ratios = sorted(ours / bare for ours, bare in pairs)
+    print(
+        f"{n_items} items, {len(bodies)} calls, {in_flight} in flight, {latency:g} s per call "
+        f"(ideal {ideal:.2f} s), {repeat} alternating rounds\n"
+    )
+    print("| round | run_evals s | bare litellm s | ratio |")
+    print("|---:|---:|---:|---:|")
+    for i, (ours, bare) in enumerate(pairs, 1):
+        print(f"| {i} | {ours:.3f} | {bare:.3f} | {ours / bare:.3f} |")
+    print(f"\nmedian ratio {ratios[len(ratios) // 2]:.3f} (range {ratios[0]:.3f}–{ratios[-1]:.3f})")
+
+
+LEAN_KNOBS = (
+    "turn_off_message_logging",
+    "disable_end_user_cost_tracking",
+    "disable_streaming_logging",
+    "disable_token_counter",
+)
+"""Public litellm settings that could make a call cheaper (tried by ``--client-cpu``)."""
+
+
+def client_cpu(bodies: list[dict], calls: int = 600, in_flight: int = 16) -> None:
+    """CPU per call of the clients scorekit could send the scorers' requests with, one
+    after another against one zero-latency server: litellm as scorekit sets it up,
+    litellm with `LEAN_KNOBS` on, the OpenAI SDK (what litellm calls for these requests)
+    and bare httpx. Prints a markdown table."""
+    import httpx
+    import openai
+
+    litellm = _import_litellm()
+    server, url = start_server(0.0)
+
+    async def via_litellm(body: dict) -> None:
+        response = await litellm.acompletion(
+            model="openai/bench",
+            api_base=url,
+            api_key="sk-bench",
+            messages=body["messages"],
+            response_format=body.get("response_format"),
+            temperature=0.0,
+            num_retries=0,
+            max_retries=0,
+            **PRICE,
+        )
+        assert response._hidden_params.get("response_cost") is not None  # priced
+
+    async def measure_cpu(send: Any) -> float:
+        limiter = anyio.CapacityLimiter(in_flight)
+
+        async def one(body: dict) -> None:
+            async with limiter:
+                await send(body)
+
+        for n in (50, calls):  # a warm-up round, then the timed one
+            started = time.process_time()
+            async with anyio.create_task_group() as tg:
+                for i in range(n):
+                    tg.start_soon(one, bodies[i % len(bodies)])
+        return (time.process_time() - started) / calls * 1000
+
+    async def main() -> list[tuple[str, float]]:
+        rows = [("litellm.acompletion, as scorekit sets it up", await measure_cpu(via_litellm))]
+        saved = {knob: getattr(litellm, knob, None) for knob in LEAN_KNOBS}
+        for knob in LEAN_KNOBS:
+            setattr(litellm, knob, True)
+        rows.append(("litellm.acompletion, lean settings on", await measure_cpu(via_litellm)))
+        for knob, value in saved.items():
+            setattr(litellm, knob, value)
+        sdk = openai.AsyncOpenAI(base_url=url, api_key="sk-bench", max_retries=0)
+
+        async def via_sdk(body: dict) -> None:
+            response = await sdk.chat.completions.create(
+                model="bench",
+                messages=body["messages"],
+                temperature=0.0,
+                response_format=body.get("response_format") or openai.NOT_GIVEN,
+            )
+            assert response.choices[0].message.content is not None
+
+        rows.append(("openai.AsyncOpenAI (no cost, one provider)", await measure_cpu(via_sdk)))
+        async with httpx.AsyncClient(
+            base_url=url, headers={"Authorization": "Bearer sk-bench"}
+        ) as client:
+
+            async def via_httpx(body: dict) -> None:
+                request = {"model": "bench", "messages": body["messages"], "temperature": 0.0}
+                if body.get("response_format"):
+                    request["response_format"] = body["response_format"]
+                reply = (await client.post("/chat/completions", json=request)).json()
+                assert reply["choices"][0]["message"]["content"] is not None
+
+            rows.append(("httpx.AsyncClient.post (bare HTTP)", await measure_cpu(via_httpx)))
+        return rows
+
+    try:
+        rows = run_sync(main)
+    finally:
+        server.kill()
+    print(f"client CPU per call, {calls} of the scorers' requests at {in_flight} in flight\n")
+    print("| client | CPU ms/call | × litellm |")
+    print("|---|---:|---:|")
+    for name, ms in rows:
+        print(f"| {name} | {ms:.2f} | {ms / rows[0][1]:.2f} |")
+
+
 def helper_cpu(judge: Judge) -> float:
     """CPU seconds used so far by the judge's helper processes (Linux /proc; 0 without)."""
     total = 0.0
@@ -226,7 +395,26 @@ def main() -> None:
     parser.add_argument(
         "--write", action="store_true", help="write the results into benchmarks/results/"
     )
+    parser.add_argument(
+        "--versus-bare",
+        type=int,
+        metavar="IN_FLIGHT",
+        help="only compare run_evals with bare litellm.acompletion making the same calls "
+        "at IN_FLIGHT at once (use with --items 40 --latency 0.2 --repeat 5)",
+    )
+    parser.add_argument(
+        "--client-cpu",
+        action="store_true",
+        help="only measure the CPU per call of litellm, litellm with lean settings, the "
+        "OpenAI SDK and bare httpx on the scorers' requests",
+    )
     args = parser.parse_args()
+    if args.client_cpu:
+        client_cpu(captured_requests(make_items(8)))
+        return
+    if args.versus_bare:
+        versus_bare(args.latency[0], args.items, args.versus_bare, args.repeat, not args.unpriced)
+        return
 
     bodies = captured_requests(make_items(8))
     framework = framework_cpu_per_item(make_items(args.items), bodies)
