@@ -1,56 +1,141 @@
-"""`summarize`: a run's `RunSummary` from its finished items."""
+"""`SummaryBuilder` and `summarize`: a run's `RunSummary` from its finished items."""
 
 from __future__ import annotations
 
 import math
+from array import array
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
-from itertools import chain
-from operator import attrgetter, methodcaller
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from scorers import ScoreResult
 
 from ._items import ItemResult
-from ._stats import RunSummary, ScorerSummary, mean_ci, two_level_ci
-
-_STATUS, _SCORE, _DETAILS = attrgetter("status"), attrgetter("score"), attrgetter("details")
-_RESULTS, _CALLS = attrgetter("scorer_results"), attrgetter("judge_calls")
-_SAMPLING = methodcaller("get", "sampling")
+from ._stats import CallTotals, RunSummary, ScorerSummary, mean_ci, two_level_ci
 
 
-def _scorer_summary(
-    sid: str,
-    column: list[ScoreResult],
-    items: Sequence[ItemResult],
-    old: Callable[[str], Collection[str]],
-    scale: float | None,
-) -> ScorerSummary:
-    """One scorer's counts, mean, CI (cut to ``[0, scale]``) and this run's calls, from
-    its ``column`` of results (in C where it can be)."""
-    s = ScorerSummary()
-    if any(map(_CALLS, column)):
-        for item in items:
-            result = item.scorer_results.get(sid)
-            if result is not None and result.judge_calls and sid not in old(item.item.id):
-                for call in result.judge_calls:
-                    s.add(call)
-    counts = Counter(map(_STATUS, column))  # plain counters: a model's setattr costs more
-    s.n_scored, s.n_skipped, s.n_error = counts["scored"], counts["skipped"], counts["error"]
-    scored = column if s.n_scored == len(column) else [r for r in column if r.status == "scored"]
-    bounds = None if scale is None else (0.0, scale)
-    s.mean, s.ci_low, s.ci_high = mean_ci(list(map(_SCORE, scored)), bounds)
-    samplings = [
-        sampling
-        for sampling in filter(None, map(_SAMPLING, map(_DETAILS, scored)))
-        if isinstance(sampling, dict) and "agreement" in sampling
-    ]
-    if samplings:
-        s.judge_agreement = math.fsum(float(x["agreement"]) for x in samplings) / len(samplings)
-        factor = 1.0 if scale is None else scale
-        interval = two_level_ci([[v * factor for v in x["sample_scores"]] for x in samplings])
-        if interval is not None:
-            s.ci_low_judge, s.ci_high_judge = interval
-    return s
+class _Column:
+    """One scorer's results as they arrive: counts, scores, samplings, this run's calls."""
+
+    __slots__ = ("samplings", "scores", "summary")
+
+    def __init__(self) -> None:
+        self.summary = ScorerSummary()
+        self.scores = array("d")
+        self.samplings: list[dict[str, Any]] = []
+
+    def add(self, result: ScoreResult, counted: bool) -> None:
+        s = self.summary
+        if result.status == "scored":
+            s.n_scored += 1
+            self.scores.append(result.score)  # type: ignore[arg-type]  # scored: a float
+            sampling = result.details.get("sampling") if result.details else None
+            if isinstance(sampling, dict) and "agreement" in sampling:
+                self.samplings.append(sampling)
+        elif result.status == "skipped":
+            s.n_skipped += 1
+        else:
+            s.n_error += 1
+        if counted:
+            for call in result.judge_calls:
+                s.add(call)
+
+    def finish(self, scale: float | None) -> ScorerSummary:
+        """Mean and CI (cut to ``[0, scale]``), and the judge-noise interval."""
+        s = self.summary
+        s.mean, s.ci_low, s.ci_high = mean_ci(self.scores, None if scale is None else (0, scale))
+        if self.samplings:
+            agreements = [float(x["agreement"]) for x in self.samplings]
+            s.judge_agreement = math.fsum(agreements) / len(agreements)
+            factor = 1.0 if scale is None else scale
+            interval = two_level_ci(
+                [[v * factor for v in x["sample_scores"]] for x in self.samplings]
+            )
+            if interval is not None:
+                s.ci_low_judge, s.ci_high_judge = interval
+        return s
+
+
+class SummaryBuilder:
+    """A run's `RunSummary`, built item by item: what it keeps is a float per scored
+    result and counters, not the items (a million-item run summarises in ~30 MB).
+
+    Scores and counts cover every item added; model calls, tokens and cost only what ran
+    in this invocation (``old`` names what of an item an earlier run did: ``"<target>"``
+    for its target's calls, scorer ids for kept results). A scorer that could not run
+    because its item failed first (target error, timeout) counts as an error. The mean
+    and its interval do not depend on the order items arrive in (exact sums).
+
+    Args:
+        scorer_ids: The run's scorers, in order (results of other scorers, kept from an
+            earlier run, get a summary too, after them).
+        scales: Each scorer's scale (its interval is cut to ``[0, scale]``); None: the
+            scales the items recorded.
+    """
+
+    def __init__(self, scorer_ids: Sequence[str], scales: Mapping[str, float] | None = None):
+        self.scorer_ids = list(scorer_ids)
+        self.scales = None if scales is None else dict(scales)
+        self._recorded: dict[str, float] | None = None
+        self._columns: dict[str, _Column] = {sid: _Column() for sid in scorer_ids}
+        self._unrun: Counter[str] = Counter()
+        self._target, self._other = CallTotals(), CallTotals()
+        self.items = self.item_errors = 0
+
+    def add(self, item: ItemResult, old: Collection[str] = ()) -> None:
+        """Count one finished item (``old``: what of it an earlier run did)."""
+        self.items += 1
+        if item.error is not None:
+            self.item_errors += 1
+            self._unrun.update(sid for sid in self.scorer_ids if sid not in item.scorer_results)
+        if item.target_calls and old is not EVERYTHING and "<target>" not in old:
+            for call in item.target_calls:
+                self._target.add(call)
+        if item.other_calls and old is not EVERYTHING:
+            for call in item.other_calls:
+                self._other.add(call)
+        if self.scales is None and item.scales is not None:
+            self._recorded = self._recorded or {}
+            for sid in item.scorer_results:
+                self._recorded.setdefault(sid, item.scales.get(sid, 1.0))
+        columns = self._columns
+        for sid, result in item.scorer_results.items():
+            column = columns.get(sid)
+            if column is None:
+                column = columns[sid] = _Column()
+            column.add(result, old is not EVERYTHING and sid not in old)
+
+    def finish(
+        self,
+        wall_time_s: float,
+        resumed_items: int = 0,
+        rescored_items: int = 0,
+        rescored_for_config: int = 0,
+    ) -> RunSummary:
+        """The summary of every item added."""
+        summary = RunSummary(
+            items=self.items,
+            wall_time_s=wall_time_s,
+            resumed_items=resumed_items,
+            rescored_items=rescored_items,
+            rescored_for_config=rescored_for_config,
+            item_errors=self.item_errors,
+        )
+        summary.merge(self._other)
+        summary.target.merge(self._target)
+        scales = self.scales if self.scales is not None else self._recorded
+        per: dict[str, ScorerSummary] = {}
+        for sid, column in self._columns.items():
+            per[sid] = s = column.finish((scales or {}).get(sid))
+            s.n_error += self._unrun[sid]
+            summary.merge(s)
+        summary.merge(summary.target)
+        summary.scorers = per
+        return summary
+
+
+EVERYTHING: frozenset[str] = frozenset({"<everything>"})
+"""``old`` for an item taken whole from an earlier run: none of its calls are this run's."""
 
 
 def summarize(
@@ -62,54 +147,16 @@ def summarize(
     carried: Mapping[str, Collection[str]] | None = None,
     rescored_for_config: int = 0,
 ) -> RunSummary:
-    """Build the `RunSummary` of finished items.
-
-    Scores and counts cover every item; model calls, tokens and cost only what ran in
-    this invocation: not the items in ``resumed`` (taken whole from an earlier results
-    file), nor, for items partly re-scored on resume, the scorers in ``carried[item_id]``
-    (``"<target>"`` there stands for the target's calls). A scorer that could not run
-    because its item failed first (target error, timeout) counts as an error. A
-    scorer's confidence interval is cut to ``[0, scale]`` when ``scales`` has it.
-    """
-    summary = RunSummary(
-        items=len(items),
-        wall_time_s=wall_time_s,
-        resumed_items=len(resumed),
-        rescored_items=len(carried or {}),
-        rescored_for_config=rescored_for_config,
-    )
-    if scales is None:  # a summary rebuilt from results files: the scales they recorded
-        scales = recorded_scales(items)
-    unrun: Counter[str] = Counter()  # scorers that could not run: their item failed first
-    everything = frozenset(("<target>", *scorer_ids))
-    carried_ids = carried or {}
-
-    def old(item_id: str) -> Collection[str]:
-        """What of an item an earlier run did (its calls are not this run's)."""
-        return everything if item_id in resumed else carried_ids.get(item_id, ())
-
+    """The `RunSummary` of finished items (see `SummaryBuilder`): ``resumed`` holds the
+    ids of items taken whole from an earlier results file, ``carried[item_id]`` what an
+    earlier run did of an item partly re-scored; ``scales`` None: the scales the items
+    recorded."""
+    builder = SummaryBuilder(scorer_ids, scales)
+    carried = carried or {}
     for item in items:
-        if item.error is not None:
-            summary.item_errors += 1
-            unrun.update(sid for sid in scorer_ids if sid not in item.scorer_results)
-        if item.target_calls and "<target>" not in old(item.item.id):
-            for call in item.target_calls:
-                summary.target.add(call)
-        if item.other_calls and item.item.id not in resumed:
-            for call in item.other_calls:
-                summary.add(call)
-    # then scorer by scorer, in C where it can be: columns of results, their statuses
-    tables = list(map(_RESULTS, items))
-    per: dict[str, ScorerSummary] = {}
-    for sid in dict.fromkeys(chain(scorer_ids, chain.from_iterable(tables))):
-        column = [table[sid] for table in tables if sid in table]
-        # a scorer of results only (kept from an earlier run) gets its summary too
-        per[sid] = s = _scorer_summary(sid, column, items, old, (scales or {}).get(sid))
-        s.n_error += unrun[sid]
-        summary.merge(s)
-    summary.merge(summary.target)
-    summary.scorers = per
-    return summary
+        item_id = item.item.id
+        builder.add(item, EVERYTHING if item_id in resumed else carried.get(item_id, ()))
+    return builder.finish(wall_time_s, len(resumed), len(carried), rescored_for_config)
 
 
 def recorded_scales(items: Sequence[ItemResult]) -> dict[str, float] | None:
