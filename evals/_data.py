@@ -189,14 +189,19 @@ def load_dataset(data: str | os.PathLike[str] | Iterable[Any]) -> list[EvalItem]
     # validation makes many objects and no cycles: collections would rescan them all
     with paused_gc():
         items, problems = [], []
-        for found in _items(data):
+        for found in item_stream(data):
             if isinstance(found, DatasetError):
                 problems.append(str(found))
             else:
                 items.append(found)
+    raise_problems(problems)
+    return items
+
+
+def raise_problems(problems: list[str]) -> None:
+    """Raise one `DatasetError` naming every bad row (see `_all_problems`), if any."""
     if problems:
         raise _all_problems(problems)
-    return items
 
 
 SHOWN_PROBLEMS = 20
@@ -214,8 +219,12 @@ def _all_problems(problems: list[str]) -> DatasetError:
     return DatasetError(f"{len(problems)} rows cannot be used; fix them all:\n{shown}{rest}")
 
 
-def _items(data: str | os.PathLike[str] | Iterable[Any]) -> Iterator[EvalItem | DatasetError]:
-    """Each row's `EvalItem`, or the `DatasetError` that names what is wrong with it."""
+def item_stream(
+    data: str | os.PathLike[str] | Iterable[Any], check_duplicates: bool = True
+) -> Iterator[EvalItem | DatasetError]:
+    """Each row's `EvalItem`, or the `DatasetError` that names what is wrong with it, as
+    the rows are read (a duplicate id is an error at its second row, unless
+    ``check_duplicates`` is False: data checked before)."""
     if isinstance(data, (str, os.PathLike)):
         rows: Iterable[tuple[str, Any]] = _rows_from_path(Path(data))
     elif (
@@ -244,10 +253,13 @@ def _items(data: str | os.PathLike[str] | Iterable[Any]) -> Iterator[EvalItem | 
         except DatasetError as exc:
             yield exc
             continue
-        if item.id in seen:
-            yield DatasetError(f"{where}: duplicate id {item.id!r} (first seen at {seen[item.id]})")
-            continue
-        seen[item.id] = where
+        if check_duplicates:
+            if item.id in seen:
+                yield DatasetError(
+                    f"{where}: duplicate id {item.id!r} (first seen at {seen[item.id]})"
+                )
+                continue
+            seen[item.id] = where
         yield item
 
 

@@ -32,6 +32,7 @@ class RunOptions:
     shard: Any = None
     max_cost: float | None = None
     progress: bool | str | None = None
+    keep_items: bool = True
 
     @classmethod
     def checked(cls, scorers: Mapping[str, Scorer], **options: Any) -> RunOptions:
@@ -47,6 +48,10 @@ class RunOptions:
             raise ConfigError(f"min_scored must be a share between 0 and 1; got {min_scored!r}")
         if given.results_path is None and given.resume:
             raise ConfigError("resume=True needs results_path")
+        if given.results_path is None and not given.keep_items:
+            raise ConfigError(
+                "keep_items=False needs results_path: the items' results go there and nowhere else"
+            )
         return cls(
             **{
                 **options,

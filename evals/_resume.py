@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+
+from scorers import ConfigError
 
 from ._data import EvalItem
+from ._options import RunOptions
 from ._results import ItemResult
+from ._results._header import RunHeader, stale_configurations
+from ._results._jsonl import ResultsFile
 
 
 @dataclass(frozen=True)
@@ -65,3 +71,61 @@ def resume_plan(
         }
     )
     return ResumePlan(result, tuple(rescore), changed)
+
+
+def open_results(opts: RunOptions, ids: Sequence[str], header: RunHeader) -> ResultsFile | None:
+    """The run's results file, opened (its earlier items indexed, when resuming; read
+    whole unless the run streams) and checked before this run's header is written; None
+    without ``results_path``."""
+    if opts.results_path is None:
+        return None
+    path = Path(opts.results_path)
+    results_file = ResultsFile(path, opts.resume, opts.store_prompts, header, not opts.keep_items)
+    try:
+        _refuse_mixing(results_file, ids, header)
+    except BaseException:
+        results_file.close()
+        raise
+    results_file.begin()
+    return results_file
+
+
+def _refuse_mixing(results_file: ResultsFile, ids: Sequence[str], header: RunHeader) -> None:
+    """Resuming under another configuration re-scores the items of this run; items of
+    the file that this run does not hold would keep the old one and leave two
+    configurations in one file: refused before anything is written."""
+    wanted = set(ids)
+    previous = results_file.previous
+    left = [previous[item_id] for item_id in previous if item_id not in wanted]
+    problems = stale_configurations(left, results_file.previous_headers, header)
+    if problems:
+        raise ConfigError(
+            f"{results_file.path} holds items that this run does not include, scored under "
+            f"another configuration: {'; '.join(problems)}. Resuming would leave two "
+            "configurations in one file. Resume with all of its items (the same data, "
+            "no other shard) to re-score them, or write this run to a new file"
+        )
+
+
+def resume_plans(
+    items: Sequence[EvalItem],
+    results_file: ResultsFile | None,
+    fingerprints: Mapping[str, str],
+    has_target: bool,
+) -> tuple[list[ItemResult], dict[str, ResumePlan]]:
+    """Of ``items``: the earlier results resuming keeps whole, and the plans of those it
+    re-scores in part, by id."""
+    previous = results_file.previous if results_file else {}
+    done: list[ItemResult] = []
+    partial: dict[str, ResumePlan] = {}
+    if not previous:
+        return done, partial
+    for item in items:
+        plan = resume_plan(previous.get(item.id), item, fingerprints, has_target)
+        if plan is None:
+            continue
+        if plan.rescore:
+            partial[item.id] = plan
+        else:
+            done.append(plan.kept)
+    return done, partial

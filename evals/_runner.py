@@ -7,47 +7,25 @@ summarize. How scorers run (tasks, inline, fast-path blocks, GC policy) is the e
 
 from __future__ import annotations
 
-import inspect
 import os
 import time
 import warnings
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from scorers import ConfigError, JudgeSetupError, ScorekitError, Scorer
-from scorers._runtime import Scored, litellm_import, run_sync, score_many
+from scorers import JudgeSetupError, Scorer
+from scorers._runtime import litellm_import, run_sync, score_many
 
-from ._data import EvalItem, load_dataset
-from ._jobs import item_result, make_jobs
+from ._finish import Finish, ItemFailedError, ItemHook
+from ._jobs import make_jobs
 from ._options import RunOptions, scorer_map
 from ._progress import Progress
-from ._results import CallTotals, EvalResult, ItemResult, RunSummary, summarize
+from ._results import EvalResult, ItemResult, RunSummary
 from ._results._gate import gates
-from ._results._header import RunHeader, header_of, stale_configurations
-from ._results._jsonl import ResultsFile
-from ._resume import ResumePlan, resume_plan
-from ._shards import select_shard
+from ._results._header import RunHeader, header_of
+from ._resume import open_results, resume_plans
+from ._source import ItemSource
 from ._targets import target_caller
-
-
-class ItemFailedError(ScorekitError):
-    """Raised by ``run_evals(fail_fast=True)`` at the first failed item.
-
-    Attributes:
-        item_result: The failed item (already written to the results file).
-    """
-
-    def __init__(self, item_result: ItemResult):
-        error = item_result.error
-        super().__init__(
-            f"item {item_result.item.id!r} failed in phase {error.phase if error else '?'}: "
-            f"{error.message if error else ''} (fail_fast=True stopped the run)"
-        )
-        self.item_result = item_result
-
-
-ItemHook = Callable[[ItemResult], "Awaitable[None] | None"]
 
 
 async def arun_evals(
@@ -69,6 +47,7 @@ async def arun_evals(
     shard: tuple[int, int] | str | None = None,
     max_cost: float | None = None,
     progress: bool | str | None = None,
+    keep_items: bool = True,
 ) -> EvalResult:
     """Score every item of ``data`` with ``scorers``, running ``target`` first if given.
 
@@ -129,6 +108,11 @@ async def arun_evals(
         progress: ``"auto"`` (default; None too): a bar on a terminal or in a notebook,
             plain lines every 10 s on stderr for a longer run with no terminal (CI logs);
             ``"bar"`` (True), ``"plain"``, ``"none"`` (False).
+        keep_items: Keep every item's result in memory (`EvalResult.items`). False, with
+            a ``results_path``: memory is bounded by the items in flight, not by the run
+            — a data file is validated first, then read again in chunks, results go to
+            the file only (`EvalResult.iter_items` reads them back), and the summary,
+            gates and errors are complete. For runs of hundreds of thousands of items.
 
     Returns:
         An `EvalResult`.
@@ -161,32 +145,35 @@ async def arun_evals(
         shard=shard,
         max_cost=max_cost,
         progress=progress,
+        keep_items=keep_items,
     )
     call_target = target_caller(target)
-    items = select_shard(load_dataset(data), opts.shard)
+    source = ItemSource(data, opts.shard, stream=not opts.keep_items)
     if call_target is not None:
-        _warn_unused_columns(items)
+        _warn_unused_columns(source.columns)
     header = header_of(scorer_by_key, opts.thresholds, opts.min_scored, opts.item_thresholds)
     fingerprints = {sid: d.fingerprint for sid, d in header.scorers.items()}
-    path = opts.results_path
-    results_file = _open_results(opts, items, header)
-    done, partial = _resume_plans(items, results_file, fingerprints, call_target is not None)
-    resumed = set(done)
-    jobs = make_jobs([item for item in items if item.id not in done], partial, call_target)
-    bar = Progress(len(jobs), opts.progress, status=_waiting)
-    sink = _Finish(scorer_by_key, fingerprints, opts, results_file, done, bar, on_item_complete)
+    results_file = open_results(opts, source.ids, header)
+    bar = Progress(len(source), opts.progress, status=_waiting)
+    sink = Finish(scorer_by_key, fingerprints, opts, results_file, bar, on_item_complete)
     try:
-        await score_many(
-            scorer_by_key,
-            jobs,
-            sink,
-            concurrency=opts.concurrency,
-            model_concurrency=opts.model_concurrency or opts.concurrency * len(scorer_by_key),
-            max_cost=opts.max_cost,
-            timeout=opts.item_timeout,
-        )
+        for chunk in source.chunks():
+            done, sink.partial = resume_plans(chunk, results_file, fingerprints, bool(call_target))
+            sink.resumed_whole(done)
+            bar.total -= len(done)
+            skip = {result.item.id for result in done}
+            pending = [item for item in chunk if item.id not in skip] if skip else chunk
+            await score_many(
+                scorer_by_key,
+                make_jobs(pending, sink.partial, call_target),
+                sink,
+                concurrency=opts.concurrency,
+                model_concurrency=opts.model_concurrency or opts.concurrency * len(scorer_by_key),
+                max_cost=opts.max_cost,
+                timeout=opts.item_timeout,
+            )
     except JudgeSetupError as exc:
-        where = f"; finished items are in {path}" if path else ""
+        where = f"; finished items are in {opts.results_path}" if opts.results_path else ""
         exc.args = (f"{exc} The run stopped at the first such failure{where}.",)
         raise
     finally:
@@ -194,11 +181,11 @@ async def arun_evals(
         if results_file is not None:
             results_file.close()
 
-    summary = _summary(items, done, partial, scorer_by_key, resumed, started)
+    summary = sink.finish(time.perf_counter() - started)
     # a first model call imports litellm (seconds of CPU, once): not the run's pace
     imported = litellm_import().cpu_s - import_cpu_before
     summary.client_cpu_s = time.process_time() - cpu_started - imported
-    ordered = [done[item.id] for item in items if item.id in done]
+    ordered = [sink.kept[i] for i in source.ids if i in sink.kept]
     return _eval_result(summary, ordered, scorer_by_key, opts, header)
 
 
@@ -208,65 +195,12 @@ def _waiting() -> str | None:
     return None
 
 
-class _Finish:
-    """What happens to each finished item, in order: its `ItemResult` is written, kept,
-    counted on the progress bar and handed to the hook; a failure stops the run under
-    ``fail_fast``."""
-
-    def __init__(
-        self,
-        scorers: Mapping[str, Scorer],
-        fingerprints: Mapping[str, str],
-        opts: RunOptions,
-        results_file: ResultsFile | None,
-        done: dict[str, ItemResult],
-        bar: Progress,
-        hook: ItemHook | None,
-    ) -> None:
-        self.order, self.fingerprints, self.opts = list(scorers), fingerprints, opts
-        self.results_file, self.done, self.bar, self.hook = results_file, done, bar, hook
-        self.scales = {sid: s.scale for sid, s in scorers.items() if s.scale != 1.0}
-
-    async def __call__(self, scored: Scored) -> None:
-        timeout = self.opts.item_timeout
-        result = item_result(scored, self.order, self.fingerprints, timeout, self.scales)
-        if self.results_file is not None:
-            result = self.results_file.write(result)
-        self.done[result.item.id] = result
-        calls = CallTotals()
-        for call in result.other_calls:
-            calls.add(call)
-        for score in result.scorer_results.values():
-            for call in score.judge_calls:
-                calls.add(call)
-        self.bar.advance(result.error is not None, calls.model_calls, calls.cost)
-        if self.hook is not None:
-            try:
-                outcome = self.hook(result)
-                if inspect.isawaitable(outcome):
-                    await outcome
-            except Exception as exc:
-                where = self.opts.results_path
-                kept = f"; finished items, this one included, are in {where}" if where else ""
-                if hasattr(exc, "add_note"):  # Python 3.11+
-                    exc.add_note(
-                        f"raised by on_item_complete for item {result.item.id!r}: the run "
-                        f"stopped{kept} (resume=True continues)"
-                    )
-                raise
-        if self.opts.fail_fast and result.error is not None:
-            raise ItemFailedError(result)
-
-
 class IgnoredColumnsWarning(UserWarning):
     """The data carries ``output``/``context`` that a run with a target does not score."""
 
 
-def _warn_unused_columns(items: Sequence[EvalItem]) -> None:
+def _warn_unused_columns(columns: Sequence[str]) -> None:
     """With a target, what it returns is scored: say so when the data has its own."""
-    columns = [
-        name for name in ("output", "context") if any(getattr(i, name) is not None for i in items)
-    ]
     if columns:
         warnings.warn(
             f"the data has {' and '.join(repr(c) for c in columns)} values, and a target is "
@@ -275,85 +209,6 @@ def _warn_unused_columns(items: Sequence[EvalItem]) -> None:
             IgnoredColumnsWarning,
             stacklevel=4,
         )
-
-
-def _open_results(
-    opts: RunOptions, items: Sequence[EvalItem], header: RunHeader
-) -> ResultsFile | None:
-    """The run's results file, opened (and its earlier items read, when resuming) and
-    checked before this run's header is written; None without ``results_path``."""
-    if opts.results_path is None:
-        return None
-    results_file = ResultsFile(Path(opts.results_path), opts.resume, opts.store_prompts, header)
-    try:
-        _refuse_mixing(results_file, items, header)
-    except BaseException:
-        results_file.close()
-        raise
-    results_file.begin()
-    return results_file
-
-
-def _refuse_mixing(results_file: ResultsFile, items: Sequence[EvalItem], header: RunHeader) -> None:
-    """Resuming under another configuration re-scores the items of this run; items of
-    the file that this run does not hold would keep the old one and leave two
-    configurations in one file: refused before anything is written."""
-    wanted = {item.id for item in items}
-    left = [r for r in results_file.previous.values() if r.item.id not in wanted]
-    problems = stale_configurations(left, results_file.previous_headers, header)
-    if problems:
-        raise ConfigError(
-            f"{results_file.path} holds items that this run does not include, scored under "
-            f"another configuration: {'; '.join(problems)}. Resuming would leave two "
-            "configurations in one file. Resume with all of its items (the same data, "
-            "no other shard) to re-score them, or write this run to a new file"
-        )
-
-
-def _resume_plans(
-    items: Sequence[EvalItem],
-    results_file: ResultsFile | None,
-    fingerprints: Mapping[str, str],
-    has_target: bool,
-) -> tuple[dict[str, ItemResult], dict[str, ResumePlan]]:
-    """Items an earlier run finished that resuming keeps whole, and those it re-scores
-    in part, by id."""
-    previous = results_file.previous if results_file else {}
-    done: dict[str, ItemResult] = {}
-    partial: dict[str, ResumePlan] = {}
-    for item in items:
-        plan = resume_plan(previous.get(item.id), item, fingerprints, has_target)
-        if plan is None:
-            continue
-        if plan.rescore:
-            partial[item.id] = plan
-        else:
-            done[item.id] = plan.kept
-    return done, partial
-
-
-def _summary(
-    items: Sequence[EvalItem],
-    done: Mapping[str, ItemResult],
-    partial: Mapping[str, ResumePlan],
-    scorers: Mapping[str, Scorer],
-    resumed: set[str],
-    started: float,
-) -> RunSummary:
-    ordered = [done[item.id] for item in items if item.id in done]
-    finished_partial = {item_id: plan for item_id, plan in partial.items() if item_id in done}
-    return summarize(
-        ordered,
-        list(scorers),
-        time.perf_counter() - started,
-        resumed,
-        scales={sid: scorer.scale for sid, scorer in scorers.items()},
-        carried={
-            item_id: {"<target>", *plan.kept.scorer_results}
-            for item_id, plan in finished_partial.items()
-        },
-        rescored_for_config=sum(plan.config_changed for plan in finished_partial.values()),
-    )
 
 
 def _eval_result(
@@ -377,6 +232,7 @@ def _eval_result(
         failed_thresholds=failed,
         results_path=None if path is None else str(path),
         header=header,
+        items_kept=opts.keep_items,
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,8 @@ class EvalResult(BaseModel):
     Attributes:
         scores: Mean score per scorer over scored items (None when none were scored).
         summary: Means, 95% confidence intervals, counts, calls, tokens, cost, wall time.
-        items: Every item's result, in data set order.
+        items: Every item's result, in data set order (empty when the run kept none:
+            ``run_evals(keep_items=False)``; `iter_items` reads them back).
         thresholds: The thresholds asked for.
         min_scored: The share of items each thresholded scorer had to score, if asked.
         passed: Whether every threshold was met (None without thresholds).
@@ -33,6 +34,8 @@ class EvalResult(BaseModel):
         results_path: Where item lines were written, if anywhere.
         header: The run's scorer definitions and thresholds (what the results file's
             header line records).
+        items_kept: Whether ``items`` holds the items (False after
+            ``run_evals(keep_items=False)``).
     """
 
     scores: dict[str, float | None]
@@ -44,6 +47,21 @@ class EvalResult(BaseModel):
     failed_thresholds: list[str] = Field(default_factory=list)
     results_path: str | None = None
     header: RunHeader | None = None
+    items_kept: bool = True
+
+    def iter_items(self) -> Iterator[ItemResult]:
+        """Every item's result, one at a time: ``items``, or for a run that kept none
+        (``keep_items=False``), the lines of ``results_path`` read back as a stream (the
+        last line per id, in the file's order)."""
+        if self.items_kept or self.results_path is None:
+            yield from self.items
+            return
+        from ._previous import PreviousItems
+
+        yield from PreviousItems(Path(self.results_path)).in_file_order()
+
+    def _all_items(self) -> list[ItemResult]:
+        return self.items if self.items_kept else list(self.iter_items())
 
     def __repr__(self) -> str:
         scores = {sid: None if v is None else round(v, 4) for sid, v in self.scores.items()}
@@ -71,7 +89,7 @@ class EvalResult(BaseModel):
         """
         from ._views import to_pandas
 
-        return to_pandas(self.items, list(self.summary.scorers), wide=wide)
+        return to_pandas(self._all_items(), list(self.summary.scorers), wide=wide)
 
     def to_html(
         self,
@@ -96,13 +114,13 @@ class EvalResult(BaseModel):
 
         base: list[ItemResult] | None = None
         if isinstance(baseline, EvalResult):
-            kept = ResultList(baseline.items)
+            kept = ResultList(baseline._all_items())
             kept.header = baseline.header
             base = kept
         elif baseline is not None:
             base = read_results(baseline)
         page = render_report(
-            self.items,
+            self._all_items(),
             summary=self.summary,
             baseline=base,
             prompts=prompts,
@@ -119,7 +137,7 @@ class EvalResult(BaseModel):
         """``"passed"``/``"failed"`` against the item bar (``item_thresholds``, else the
         scorer's threshold), else ``"scored"``, ``"skipped"``, ``"error"``, ``"missing"``."""
         if isinstance(item, str):
-            found = next((r for r in self.items if r.item.id == item), None)
+            found = next((r for r in self.iter_items() if r.item.id == item), None)
             if found is None:
                 raise KeyError(f"no item {item!r} in this run")
             item = found
@@ -127,7 +145,7 @@ class EvalResult(BaseModel):
 
     def errors(self) -> list[ErrorRecord]:
         """Every failure of the run (see `ErrorRecord`), in item order."""
-        return run_errors(self.items)
+        return run_errors(self.iter_items())
 
     def table(self) -> str:
         """The per-scorer summary table (what the CLI prints)."""
@@ -198,7 +216,7 @@ def compare_runs(
     """
 
     def items(run: EvalResult | str | os.PathLike[str]) -> list[ItemResult]:
-        return run.items if isinstance(run, EvalResult) else read_results(run)
+        return run._all_items() if isinstance(run, EvalResult) else read_results(run)
 
     base, cand = items(baseline), items(candidate)
     comparison = compare_items(base, cand, resamples=resamples, seed=seed)

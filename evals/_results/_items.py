@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -65,7 +65,7 @@ def _kind(message: str, default: str) -> str:
     return head if sep and head.isidentifier() else default
 
 
-def run_errors(items: Sequence[ItemResult]) -> list[ErrorRecord]:
+def run_errors(items: Iterable[ItemResult]) -> list[ErrorRecord]:
     """Every failure in ``items``: each scorer error, and each item error that happened
     outside the scorers (target, timeout, write)."""
     found = []

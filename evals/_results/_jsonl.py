@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
@@ -21,17 +21,15 @@ from pydantic import ValidationError
 from scorers import ConfigError
 from scorers._runtime import json_fallback
 
-from ._compact import compact, expand, grow, shrink
+from ._compact import compact, expand, shrink
 from ._header import HEADER_PREFIX, RunHeader, parse_header
 from ._items import ItemError, ItemResult
+from ._previous import COMPACT_PREFIX, PreviousItems, parsed_line
 
 try:  # advisory locks where the platform has them (POSIX)
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
-
-
-COMPACT_PREFIX = b'{"$compact":1,'
 
 
 def encode(
@@ -100,7 +98,7 @@ def read_file(path: Path) -> tuple[dict[str, ItemResult], int, list[RunHeader]]:
             good_end = end
             continue
         try:
-            result = _item(raw, header)
+            result = parsed_line(raw, header)
         except ValidationError as exc:
             if end == size and not raw.endswith(b"\n"):
                 break  # cut short by a crash: dropped, and rewritten on resume
@@ -123,18 +121,6 @@ def read_file(path: Path) -> tuple[dict[str, ItemResult], int, list[RunHeader]]:
     return found, good_end, headers
 
 
-def _item(raw: bytes, header: RunHeader | None) -> ItemResult:
-    if not raw.startswith(COMPACT_PREFIX):
-        return ItemResult.model_validate_json(raw)
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return ItemResult.model_validate_json(raw)  # raises the ValidationError
-    del data["$compact"]
-    grow(data, header)
-    return ItemResult.model_validate(data)
-
-
 class ResultsFile:
     """The append-only JSONL file of finished items, locked against a second writer."""
 
@@ -144,11 +130,12 @@ class ResultsFile:
         resume: bool,
         store_prompts: bool = True,
         header: RunHeader | None = None,
+        lazy: bool = False,
     ):
         self.path = path
         self.store_prompts = store_prompts
         self.header = header
-        self.previous: dict[str, ItemResult] = {}
+        self.previous: Mapping[str, ItemResult] = {}
         self.previous_headers: list[RunHeader] = []
         if path.is_dir():
             raise ConfigError(f"results file {path} is a directory; give a file path")
@@ -164,7 +151,11 @@ class ResultsFile:
             raise ConfigError(f"cannot write results file {path}: {exc.strerror or exc}") from None
         self._lock()
         if resume and path.stat().st_size:
-            self.previous, good_end, self.previous_headers = read_file(path)
+            if lazy:  # each line parsed when looked up: a big run's file does not fit
+                self.previous = found = PreviousItems(path)
+                good_end, self.previous_headers = found.good_end, found.headers
+            else:
+                self.previous, good_end, self.previous_headers = read_file(path)
             if good_end < path.stat().st_size:  # drop a line cut short by a crash
                 os.ftruncate(self.handle.fileno(), good_end)
 
