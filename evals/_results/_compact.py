@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from scorers import ScoreResult
 
+from ._free_details import grow_free
 from ._items import ItemResult
 
 if TYPE_CHECKING:
@@ -74,7 +75,8 @@ def compact(result: ItemResult, store_prompts: bool = True) -> ItemResult:
 
 
 def expand(result: ItemResult) -> ItemResult:
-    """Undo `compact`'s references (prompts, shared chunks, repeated claims), in place."""
+    """Undo `compact`'s references (prompts, shared chunks, repeated claims) and
+    `shrink_free`'s, in place."""
     chunks: dict[str, list[dict[str, Any]]] | None = None  # only when a line refers to them
     for score in result.scorer_results.values():
         details = score.details
@@ -89,6 +91,7 @@ def expand(result: ItemResult) -> ItemResult:
         ref = details.get("claims_used")
         if isinstance(ref, dict) and ref.get("$same") in details:
             details["claims_used"] = details[ref["$same"]]
+    grow_free(result)
     return result
 
 
@@ -151,9 +154,9 @@ def shrink(data: dict[str, Any], header: RunHeader | None) -> None:
             elif call.get("model") == first_model:
                 del call["model"]
     if header is not None:
-        if data.get("fingerprints", {}) == _fingerprints(header, results):
+        if data.get("fingerprints", {}) == header_fingerprints(header, results):
             data.pop("fingerprints", None)
-        if data.get("scales") == _scales(header):
+        if data.get("scales") == header_scales(header):
             data.pop("scales", None)
 
 
@@ -169,13 +172,13 @@ def grow(data: dict[str, Any], header: RunHeader | None) -> None:
             elif first_model is None:
                 first_model = call["model"]
     if header is not None:
-        data.setdefault("fingerprints", _fingerprints(header, results))
-        data.setdefault("scales", _scales(header))
+        data.setdefault("fingerprints", header_fingerprints(header, results))
+        data.setdefault("scales", header_scales(header))
 
 
-def _fingerprints(header: RunHeader, results: dict[str, Any]) -> dict[str, str]:
+def header_fingerprints(header: RunHeader, results: dict[str, Any]) -> dict[str, str]:
     return {sid: header.scorers[sid].fingerprint for sid in results if sid in header.scorers}
 
 
-def _scales(header: RunHeader) -> dict[str, float]:
+def header_scales(header: RunHeader) -> dict[str, float]:
     return {sid: d.scale for sid, d in header.scorers.items() if d.scale != 1.0}

@@ -21,7 +21,8 @@ from pydantic import ValidationError
 from scorers import ConfigError
 from scorers._runtime import json_fallback
 
-from ._compact import compact, expand, shrink
+from ._compact import compact, expand, header_fingerprints, header_scales, shrink
+from ._free_details import model_free_line, shrink_free
 from ._header import HEADER_PREFIX, RunHeader, parse_header
 from ._items import ItemError, ItemResult
 from ._previous import COMPACT_PREFIX, PreviousItems, parsed_line
@@ -40,14 +41,25 @@ def encode(
     Values JSON cannot hold (objects a target returned) are written as their ``repr``.
     When the line still cannot be written (text that is not valid Unicode, say), the
     item becomes an error of its own (phase ``"write"``) and only it is affected.
-    A compact line (``store_prompts=False``) starts with `COMPACT_PREFIX` and leaves out
-    what a reader restores: defaults, shared chunks, and what ``header`` records.
+    A compact line (``store_prompts=False``, or an item no model worked on: it has no
+    prompts to keep) starts with `COMPACT_PREFIX` and leaves out what a reader
+    restores: defaults, shared chunks, what ``header`` records; model-free details are
+    shrunk in every line (see `shrink_free`).
     """
     try:
-        if store_prompts:
-            line = compact(result).model_dump_json(fallback=json_fallback)
+        if _model_free(result):
+            fingerprints = (
+                {} if header is None else header_fingerprints(header, result.scorer_results)
+            )
+            scales = None if header is None else header_scales(header)
+            body = model_free_line(result, fingerprints, scales)
+            if body is not None:
+                return COMPACT_PREFIX + body + b"\n", result
+        line_result = result.model_copy(update={"scorer_results": shrink_free(result)})
+        if store_prompts and not _model_free(result):
+            line = compact(line_result).model_dump_json(fallback=json_fallback)
             return line.encode("utf-8") + b"\n", result
-        data = compact(result, False).model_dump(
+        data = compact(line_result, False).model_dump(
             mode="json", fallback=json_fallback, exclude_defaults=True
         )
         shrink(data, header)
@@ -63,6 +75,17 @@ def encode(
             duration_s=result.duration_s,
         )
         return failed.model_dump_json().encode("utf-8") + b"\n", failed
+
+
+def _model_free(result: ItemResult) -> bool:
+    """No model call and no target: nothing a full line would keep that a compact one drops
+    (but durations under a millisecond)."""
+    return (
+        result.target_result is None
+        and not result.target_calls
+        and not result.other_calls
+        and not any(score.judge_calls for score in result.scorer_results.values())
+    )
 
 
 def iter_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:

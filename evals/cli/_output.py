@@ -66,7 +66,7 @@ def item_rows(result: EvalResult) -> list[dict[str, Any]]:
     """One row per item for CI bots: id, each scorer's score and status (``passed`` /
     ``failed`` against the item bar), and whether the item passed them all."""
     rows = []
-    for item in result.items:
+    for item in result.iter_items():
         scores, statuses = {}, {}
         for sid in result.summary.scorers:
             score = item.scorer_results.get(sid)

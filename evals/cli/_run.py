@@ -85,6 +85,14 @@ def _chosen(args: argparse.Namespace, judge: Judge | None, options: dict[str, di
     return chosen
 
 
+def _refuse_empty(count: int, args: argparse.Namespace) -> None:
+    if not count and not args.allow_empty:  # a wrong path in CI must not pass
+        raise DatasetError(
+            f"no items in {args.data}; check the path (or pass --allow-empty to accept "
+            "an empty data set)"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     check_run_flags(args)
     options = scorer_options(getattr(args, "option", []))
@@ -120,12 +128,13 @@ def run(args: argparse.Namespace) -> int:
         import_modules(args.imports)
         target = load_target(args.target)  # first: it may register context extractors
         chosen = _chosen(args, judge, options)
+        if args.out and args.limit is None and not args.estimate:
+            # a results file holds the items: stream the data, keep none in memory
+            result = run_evals(args.data, chosen, target, keep_items=False, **common)
+            _refuse_empty(result.summary.items, args)
+            return print_run(result, args.format)
         items = load_dataset(args.data)
-        if not items and not args.allow_empty:  # a wrong path in CI must not pass
-            raise DatasetError(
-                f"no items in {args.data}; check the path (or pass --allow-empty to accept "
-                "an empty data set)"
-            )
+        _refuse_empty(len(items), args)
         if args.limit is not None:
             items = items[: args.limit]
         if args.estimate:

@@ -1,0 +1,184 @@
+"""Model-free scorers' details as a results line holds them, and back.
+
+String-similarity scorers keep a chunk × reference matrix, ID scorers the ranked and
+relevant ids. Written as they are, four such results take ~3 KB a line (17-digit floats,
+ids the item already lists, one matrix twice). A line holds instead:
+
+- the matrix rounded to `DIGITS` decimals (what a report shows), once per line: a second
+  scorer with the same matrix refers to the first (``{"$same_in": scorer_id}``);
+- ``best_per_reference`` / ``best_per_chunk`` as ``"$max"`` (recomputed from the matrix);
+  ``matched`` stays (it was decided on the unrounded values);
+- ``retrieved_ids`` as ``"$context"`` and ``relevant_ids`` as ``"$reference"`` when they
+  are the item's own, binary ``grades`` as ``"$binary"``, and the same ids of a second
+  scorer as ``{"$same_in": scorer_id}``.
+
+Reading restores each of them (the matrix and the best values rounded).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from pydantic_core import PydanticSerializationError, to_json
+
+from scorers import ScoreResult
+
+from ._items import ItemResult
+
+DIGITS = 4
+"""Decimals a similarity keeps in a results line."""
+
+
+def shrink_free(result: ItemResult) -> dict[str, ScoreResult]:
+    """``result``'s scorer results with their model-free details shrunk (copies where
+    changed; the others as they are). For lines that also hold model calls; a line of
+    model-free results only is `model_free_line`."""
+    out: dict[str, ScoreResult] = {}
+    seen: dict[int, str] = {}
+    for sid, score in result.scorer_results.items():
+        details = _shrunk_details(score.details, sid, seen, result)
+        out[sid] = (
+            score if details is score.details else score.model_copy(update={"details": details})
+        )
+    return out
+
+
+def _shrunk_details(
+    details: dict[str, Any], sid: str, seen: dict[int, str], result: ItemResult
+) -> dict[str, Any]:
+    """``details`` with similarities and ids shrunk (the same dict when neither is
+    there); ``seen``: the matrices and ids written so far, by ``id()`` or content."""
+    sims, ids = details.get("similarities"), details.get("ids")
+    if isinstance(sims, dict) and "similarities" in sims and "threshold" in sims:
+        details = {**details, "similarities": _shrunk_similarities(sims, sid, seen)}
+    if isinstance(ids, dict) and "retrieved_ids" in ids:
+        details = {**details, "ids": _shrunk_ids(ids, sid, seen, result)}
+    return details
+
+
+def _shrunk_similarities(sims: dict[str, Any], sid: str, seen: dict[int, str]) -> dict[str, Any]:
+    shrunk = dict(sims)
+    matrix = sims["similarities"]
+    first = seen.get(id(matrix))
+    if first is not None:
+        shrunk["similarities"] = {"$same_in": first}
+    else:
+        seen[id(matrix)] = sid
+        shrunk["similarities"] = np.round(np.asarray(matrix, dtype=float), DIGITS).tolist()
+    if "best_per_reference" in shrunk:
+        shrunk["best_per_reference"] = "$max"
+    if "best_per_chunk" in shrunk:
+        shrunk["best_per_chunk"] = "$max"
+    if hasattr(shrunk.get("matched"), "tolist"):
+        shrunk["matched"] = shrunk["matched"].tolist()
+    return shrunk
+
+
+def _shrunk_ids(
+    ids: dict[str, Any], sid: str, seen: dict[Any, str], result: ItemResult
+) -> dict[str, Any]:
+    retrieved, relevant, grades = ids["retrieved_ids"], ids.get("relevant_ids"), ids.get("grades")
+    key = (tuple(retrieved), tuple(relevant or ()), tuple((grades or {}).items()), len(ids))
+    first = seen.get(key)
+    if first is not None:
+        return {"$same_in": first}
+    seen[key] = sid
+    shrunk = dict(ids)
+    if retrieved == _context_ids(result):
+        shrunk["retrieved_ids"] = "$context"
+    if relevant is not None and relevant == result.item.reference_context_ids:
+        shrunk["relevant_ids"] = "$reference"
+    if relevant is not None and grades == dict.fromkeys(relevant, 1.0):
+        shrunk["grades"] = "$binary"
+    return shrunk
+
+
+_SCORE_DEFAULTS: dict[str, Any] = {
+    name: field.get_default(call_default_factory=True)
+    for name, field in ScoreResult.model_fields.items()
+}
+
+
+def model_free_line(result: ItemResult, fingerprints: dict[str, str], scales: Any) -> bytes | None:
+    """The compact line body (after the prefix's ``{``) of an item that no model and no
+    target worked on, built without copying models: fields at their defaults, each
+    result's id (its key), and ``fingerprints`` / ``scales`` equal to the given ones (the
+    header's) left out. None when a value is not plain JSON (the caller then takes the
+    general path)."""
+    seen: dict[Any, str] = {}
+    results: dict[str, dict[str, Any]] = {}
+    for sid, score in result.scorer_results.items():
+        fields: dict[str, Any] = {}
+        for name, default in _SCORE_DEFAULTS.items():
+            value = getattr(score, name)
+            if value != default and not (name == "scorer_id" and value == sid):
+                fields[name] = value
+        if "duration_s" in fields:
+            fields["duration_s"] = round(fields["duration_s"], 6)
+        if "details" in fields:
+            fields["details"] = _shrunk_details(fields["details"], sid, seen, result)
+        results[sid] = fields
+    tail: dict[str, Any] = {"scorer_results": results}
+    if result.error is not None:
+        tail["error"] = result.error.model_dump(mode="json", exclude_defaults=True)
+    if result.duration_s:
+        tail["duration_s"] = round(result.duration_s, 6)
+    if result.fingerprints and result.fingerprints != fingerprints:
+        tail["fingerprints"] = result.fingerprints
+    if result.scales is not None and result.scales != scales:
+        tail["scales"] = result.scales
+    try:
+        text = to_json(tail, fallback=_plain, inf_nan_mode="strings")
+    except (TypeError, ValueError, PydanticSerializationError):
+        return None
+    if b'"NaN"' in text or b'"Infinity"' in text or b'"-Infinity"' in text:
+        return None  # a NaN in the details: the general path writes it as it can
+    item = result.item.model_dump_json(exclude_defaults=True).encode("utf-8")
+    return b'"item":' + item + b"," + text[1:]
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(type(value).__name__)
+
+
+def _context_ids(result: ItemResult) -> list[str] | None:
+    """The ids of the chunks the scorers saw, deduplicated in rank order."""
+    target = result.target_result
+    chunks = target.context if target is not None else result.item.context
+    if not chunks:
+        return None
+    return list(dict.fromkeys(getattr(c, "id", None) for c in chunks))  # type: ignore[misc]
+
+
+def grow_free(result: ItemResult) -> None:
+    """Undo `shrink_free`, in place."""
+    results = result.scorer_results
+    for score in results.values():
+        sims = score.details.get("similarities")
+        if isinstance(sims, dict) and isinstance(sims.get("similarities"), dict):
+            owner = results.get(sims["similarities"].get("$same_in"))
+            if owner is not None:
+                sims["similarities"] = owner.details["similarities"]["similarities"]
+        if isinstance(sims, dict):
+            for per, axis in (("reference", 0), ("chunk", 1)):
+                if sims.get(f"best_per_{per}") == "$max":
+                    matrix = np.asarray(sims["similarities"], dtype=float)
+                    sims[f"best_per_{per}"] = matrix.max(axis=axis).tolist() if matrix.size else []
+        ids = score.details.get("ids")
+        if isinstance(ids, dict) and "$same_in" in ids:
+            owner = results.get(ids["$same_in"])
+            if owner is not None:
+                score.details["ids"] = ids = dict(owner.details["ids"])
+        if isinstance(ids, dict):
+            if ids.get("retrieved_ids") == "$context":
+                ids["retrieved_ids"] = _context_ids(result) or []
+            if ids.get("relevant_ids") == "$reference":
+                ids["relevant_ids"] = list(result.item.reference_context_ids or [])
+            if ids.get("grades") == "$binary":
+                ids["grades"] = dict.fromkeys(ids.get("relevant_ids") or [], 1.0)
+
+
+__all__ = ["DIGITS", "grow_free", "model_free_line", "shrink_free"]
