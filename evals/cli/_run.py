@@ -85,6 +85,22 @@ def _chosen(args: argparse.Namespace, judge: Judge | None, options: dict[str, di
     return chosen
 
 
+def _estimate(args: argparse.Namespace, items: list, chosen: list, target: Any) -> int:
+    from .._estimate import estimate_run
+    from .._shards import parse_shard, select_shard
+
+    if target is not None:
+        raise ConfigError("--estimate scores the items' own output/context: drop --target")
+    estimate = estimate_run(
+        select_shard(items, parse_shard(args.shard)), chosen, concurrency=args.concurrency
+    )
+    if args.format == "json":
+        print(estimate.model_dump_json(indent=2))
+    else:
+        print(estimate.table())
+    return EXIT_OK
+
+
 def _refuse_empty(count: int, args: argparse.Namespace) -> None:
     if not count and not args.allow_empty:  # a wrong path in CI must not pass
         raise DatasetError(
@@ -138,19 +154,7 @@ def run(args: argparse.Namespace) -> int:
         if args.limit is not None:
             items = items[: args.limit]
         if args.estimate:
-            from .._estimate import estimate_run
-            from .._shards import parse_shard, select_shard
-
-            if target is not None:
-                raise ConfigError("--estimate scores the items' own output/context: drop --target")
-            estimate = estimate_run(
-                select_shard(items, parse_shard(args.shard)), chosen, concurrency=args.concurrency
-            )
-            if args.format == "json":
-                print(estimate.model_dump_json(indent=2))
-            else:
-                print(estimate.table())
-            return EXIT_OK
+            return _estimate(args, items, chosen, target)
         return print_run(run_evals(items, chosen, target, **common), args.format)
     finally:
         if judge is not None:
