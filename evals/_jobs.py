@@ -29,16 +29,14 @@ class Pending:
     Attributes:
         item: The item.
         kept: Resuming: the earlier result and the scorer results it keeps.
-        target_result: What the target returned.
+        target_result: Resuming: the kept target output.
         target_calls: Resuming: the kept target output's model calls.
-        error: The target's failure.
     """
 
     item: EvalItem
     kept: ItemResult | None = None
     target_result: TargetResult | None = None
     target_calls: list[JudgeCall] = field(default_factory=list)
-    error: ItemError | None = None
 
 
 def scorer_run(item: EvalItem, output: Any, context: Any, *, checked: bool = False) -> ScorerRun:
@@ -73,19 +71,23 @@ def make_jobs(
             context = item.context if kept is None else kept.context
             pending = Pending(item, plan.kept, kept, list(plan.kept.target_calls))
             run = scorer_run(item, output, context, checked=True)
-            jobs.append(Job(pending, run, only=plan.rescore))
+            jobs.append(Job(pending, run, only=plan.rescore, label=item.id))
         elif target is None:
             run = scorer_run(item, item.output, item.context, checked=True)
-            jobs.append(Job(Pending(item), run))
+            jobs.append(Job(Pending(item), run, label=item.id))
         else:
-            pending = Pending(item)
-            jobs.append(Job(pending, prepare=_calling(target, pending)))
+            jobs.append(Job(Pending(item), prepare=_calling(target, item), label=item.id))
     return jobs
 
 
-def _calling(target: Target, pending: Pending) -> Callable[[], Awaitable[ScorerRun | None]]:
-    async def prepare() -> ScorerRun | None:
-        item = pending.item
+TargetOutcome = tuple[ScorerRun | None, "TargetResult | ItemError"]
+
+
+def _calling(target: Target, item: EvalItem) -> Callable[[], Awaitable[TargetOutcome]]:
+    """The job's ``prepare``: the target's run to score, and what it returned (or how
+    it failed) for the `ItemResult`."""
+
+    async def prepare() -> TargetOutcome:
         started = time.perf_counter()
         try:
             value = await target(item.input)
@@ -93,11 +95,9 @@ def _calling(target: Target, pending: Pending) -> Callable[[], Awaitable[ScorerR
         except JudgeSetupError:
             raise  # a broken judge setup stops the run
         except Exception as exc:  # the target, or reading what it returned
-            pending.error = ItemError(phase="target", message=exception_text(exc))
-            return None
+            return None, ItemError(phase="target", message=exception_text(exc))
         result.duration_s = time.perf_counter() - started
-        pending.target_result = result
-        return scorer_run(item, result.output, result.context)  # the target's retrieval
+        return scorer_run(item, result.output, result.context), result  # its retrieval
 
     return prepare
 
@@ -117,7 +117,11 @@ def item_result(
     if pending.kept is not None:
         found = {**pending.kept.scorer_results, **results}
         results = {sid: found[sid] for sid in order if sid in found}
-    error = pending.error
+    error, target_result = None, pending.target_result
+    if isinstance(scored.prepared, ItemError):
+        error = scored.prepared
+    elif scored.prepared is not None:
+        target_result = scored.prepared
     target_calls = [*pending.target_calls, *scored.prepare_calls]
     other: list[JudgeCall] = []
     if scored.timed_out:
@@ -133,7 +137,7 @@ def item_result(
             error = ItemError(phase="score", scorer_id=failed, message=message)
     return ItemResult(
         item=pending.item,
-        target_result=pending.target_result,
+        target_result=target_result,
         scorer_results=results,
         error=error,
         duration_s=scored.duration_s,

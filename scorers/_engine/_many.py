@@ -50,18 +50,23 @@ class Job:
     """One item's scoring work.
 
     Attributes:
-        key: The caller's handle for the item, handed back in `Scored`.
+        key: The caller's handle for the item, handed back in `Scored`; the engine never
+            looks inside it.
         run: The validated run to score; or None, with ``prepare``.
-        prepare: ``async () -> ScorerRun | None``: makes the run first (a target call);
-            None from it means there is nothing to score. Its time counts against the
-            timeout and its model calls are in `Scored.calls`.
+        prepare: ``async () -> (run, outcome)``: makes the run first (a target call); a
+            None run means there is nothing to score. ``outcome`` is the caller's (what
+            the target returned, how it failed) and comes back as `Scored.prepared`.
+            Its time counts against the timeout and its model calls are in
+            `Scored.calls`.
         only: Keys of the scorers to run (None: all of them).
+        label: The item's name in traces (``scorekit.item.id``); None: none.
     """
 
     key: Any
     run: ScorerRun | None = None
-    prepare: Callable[[], Awaitable[ScorerRun | None]] | None = None
+    prepare: Callable[[], Awaitable[tuple[ScorerRun | None, Any]]] | None = None
     only: Collection[str] | None = None
+    label: str | int | None = None
 
 
 @dataclass
@@ -76,6 +81,8 @@ class Scored:
         prepare_calls: The model calls ``prepare`` made.
         timed_out: Whether the timeout cut the job short (``results`` has what finished).
         duration_s: Wall time of the job.
+        prepared: The outcome ``prepare`` returned (None without one, or when the
+            timeout cut it short).
     """
 
     job: Job
@@ -84,6 +91,7 @@ class Scored:
     prepare_calls: list[JudgeCall] = field(default_factory=list)
     timed_out: bool = False
     duration_s: float = 0.0
+    prepared: Any = None
 
 
 OnScored = Callable[[Scored], Awaitable[None]]
@@ -216,13 +224,14 @@ async def _score_job(
     to_run = {key: scorer for key, scorer in wanted.items() if key not in results}
     timed_out = False
     prepared: list[JudgeCall] = []
+    outcome: Any = None
     with record_calls() as calls, span("scorekit.item", _item_attributes(job)):
         try:
             with _item_timeout(timeout):
                 run = job.run
                 if job.prepare is not None:
                     with record_calls() as prepared:
-                        run = await job.prepare()
+                        run, outcome = await job.prepare()
                 if run is not None:
                     threaded = timeout is not None  # CPU work the timeout can cut off
                     await _score_run(to_run, keys_free, run, results, raise_errors, threaded)
@@ -232,7 +241,7 @@ async def _score_job(
             timed_out = True
     duration = time.perf_counter() - started + sum(r.duration_s for r in (done or {}).values())
     ordered = _ordered(scorers, results)
-    return Scored(job, ordered, list(calls), list(prepared), timed_out, duration)
+    return Scored(job, ordered, list(calls), list(prepared), timed_out, duration, outcome)
 
 
 @contextmanager
@@ -286,9 +295,7 @@ async def _score_run(
 
 
 def _item_attributes(job: Job) -> dict[str, Any]:
-    key = job.key  # run_evals' jobs hold their item; others their index
-    item_id = getattr(getattr(key, "item", None), "id", key)
-    return {"scorekit.item.id": item_id} if isinstance(item_id, (str, int)) else {}
+    return {} if job.label is None else {"scorekit.item.id": job.label}
 
 
 def _trace_block(block: Sequence[Job], found: Sequence[dict[str, ScoreResult]]) -> None:
@@ -315,7 +322,7 @@ async def score_runs(
     async def keep(scored: Scored) -> None:
         found[scored.job.key] = scored.results["scorer"]
 
-    jobs = [Job(i, run) for i, run in enumerate(runs)]
+    jobs = [Job(i, run, label=i) for i, run in enumerate(runs)]
     await score_many(
         {"scorer": scorer}, jobs, keep, concurrency=concurrency, raise_errors=raise_errors
     )
