@@ -40,11 +40,12 @@ def registered_fast_paths() -> dict[str, FastPathFactory]:
     return dict(_REGISTRY)
 
 
-def with_fast_path(scorer: S, options: Any) -> S:
-    """``scorer`` carrying the fast path registered under its id, if one is and it takes
-    ``options``; else ``scorer`` itself. Any builder method drops it again (a changed
-    pipeline no longer matches the plug-in)."""
-    factory = _REGISTRY.get(scorer.id)
+def with_fast_path(scorer: S, options: Any, family: str | None = None) -> S:
+    """``scorer`` carrying the fast path registered under its id (or ``family``, for
+    scorers whose id varies, e.g. ``"ranking"``), if one is and it takes ``options``;
+    else ``scorer`` itself. Any builder method drops it again (a changed pipeline no
+    longer matches the plug-in)."""
+    factory = _REGISTRY.get(family or scorer.id)
     plugin = None if factory is None else factory(options)
     if plugin is None:
         return scorer

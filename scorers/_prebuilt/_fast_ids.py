@@ -28,6 +28,14 @@ def _ranked(run: ScorerRun) -> RankedIds | None:
     return ranked if ranked.relevant_ids else None
 
 
+def shared_ranked(runs: Sequence[ScorerRun], memo: Memo) -> list[RankedIds | None]:
+    """The block's ranked ids, computed once for every ID and ranking plug-in."""
+    shared = memo.get("ranked_ids")
+    if shared is None:
+        shared = memo["ranked_ids"] = [_ranked(run) for run in runs]
+    return shared
+
+
 @dataclass(frozen=True)
 class IDFastPath:
     """ID ``"recall"`` or ``"precision"`` for the runs of a block that carry chunks (all
@@ -38,9 +46,7 @@ class IDFastPath:
     language: str
 
     def score(self, runs: Sequence[ScorerRun], memo: Memo) -> list[Outcome | None]:
-        shared = memo.get("ranked_ids")
-        if shared is None:
-            shared = memo["ranked_ids"] = [_ranked(run) for run in runs]
+        shared = shared_ranked(runs, memo)
         out: list[Outcome | None] = [None] * len(runs)
         languages = run_languages(runs, self.language, memo)
         for i, ids in enumerate(shared):

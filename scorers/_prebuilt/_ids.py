@@ -10,7 +10,7 @@ from .._i18n import t
 from .._pipeline import Scorer, create_scorer
 from .._steps import NotScorable, StepResults, not_scorable
 from .._types import ScorerRun
-from . import _fast_ids  # noqa: F401  # registers the fast path
+from . import _fast_ids, _fast_ranking  # noqa: F401  # register the fast paths
 from ._options import LanguageOptions, ScaleOptions, parse_options, run_language
 from ._ranked_ids import RankedIds, rank, relevance_grades
 from ._ranking import ranking_metric
@@ -157,7 +157,7 @@ def create_ranking_scorer(
             relevant=len(ids.relevant_ids),
         )
 
-    return (
+    scorer = (
         create_scorer(
             id=metric,
             description=f"{metric} (trec_eval definition)",
@@ -168,3 +168,4 @@ def create_ranking_scorer(
         .generate_score(generate_score)
         .generate_reason(reason)
     )
+    return with_fast_path(scorer, (metric, opts), family="ranking")

@@ -36,7 +36,8 @@ def average_precision(relevant: Sequence[bool]) -> float:
     return total / hits if hits else 0.0
 
 
-_ANY_POSITIVE = math.nextafter(0.0, 1.0)  # grade > 0 is relevant for the scorers
+ANY_POSITIVE = math.nextafter(0.0, 1.0)
+"""The relevance level of the ranking scorers: any grade > 0 is relevant."""
 
 RANKING_METRICS = (
     "precision@k",
@@ -69,7 +70,7 @@ def ranking_metric(metric: str) -> Callable[[list[str], dict[str, float]], float
 
     def value(ranked: list[str], grades: dict[str, float]) -> float:
         batch = single_query_batch(
-            [grades.get(doc, -1.0) for doc in ranked], list(grades.values()), _ANY_POSITIVE
+            [grades.get(doc, -1.0) for doc in ranked], list(grades.values()), ANY_POSITIVE
         )
         return float(batch.values(parsed)[0])
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from scorers import ScorerRun, scorer_by_id
+from scorers import ScorerRun, create_ranking_scorer, scorer_by_id
 from scorers._engine import has_fast_path, registered_fast_paths
 from scorers._engine._fast import score_block
 
@@ -58,6 +58,19 @@ OPTIONS = {
     ],
     "id-context-recall": [{}, {"scale": 7}],
     "id-context-precision": [{}, {"scale": 100}],
+    "ranking": [  # the family of create_ranking_scorer(metric): "metric" names the scorer
+        {"metric": "ndcg@10"},
+        {"metric": "ndcg", "scale": 10},
+        {"metric": "map"},
+        {"metric": "map@2"},
+        {"metric": "mrr", "language": "ko"},
+        {"metric": "precision@3"},
+        {"metric": "recall@1"},
+        {"metric": "hit_rate@2"},
+        {"metric": "r_precision"},
+        {"metric": "ndcg_cut_5"},
+        {"metric": "P_2"},
+    ],
 }
 """Option sets per fast path: the registry and this table must name the same scorers."""
 
@@ -73,7 +86,11 @@ def random_runs(count: int, seed: int) -> list[ScorerRun]:
     for i in range(count):
         chunks = [{"id": f"c{i}-{k}", "text": text()} for k in range(rng.randint(0, 6))]
         refs = [text() for _ in range(rng.randint(0, 4))]
-        ids = rng.sample([c["id"] for c in chunks] + [f"x{i}"], k=min(2, len(chunks) + 1))
+        ids: list | dict = rng.sample(
+            [c["id"] for c in chunks] + [f"x{i}"], k=min(2 + i % 3, len(chunks) + 1)
+        )
+        if i % 3 == 0:  # graded, with judged-not-relevant ids among them
+            ids = {doc: float(rng.choice((0, 1, 2, 3))) for doc in ids}
         runs.append(ScorerRun(context=chunks, reference_contexts=refs, reference_context_ids=ids))
     return runs
 
@@ -82,13 +99,20 @@ DUMP = {"exclude": {"duration_s"}, "mode": "json"}
 CASES = [(sid, options) for sid, sets in OPTIONS.items() for options in sets]
 
 
+def build(scorer_id: str, options: dict):  # type: ignore[no-untyped-def]
+    if scorer_id == "ranking":
+        options = dict(options)
+        return create_ranking_scorer(options.pop("metric"), options)
+    return scorer_by_id(scorer_id, options=options)
+
+
 def test_every_registered_fast_path_is_under_contract() -> None:
     assert set(registered_fast_paths()) == set(OPTIONS)
 
 
 @pytest.mark.parametrize(("scorer_id", "options"), CASES)
 def test_a_fast_path_equals_the_steps_run_by_run(scorer_id, options) -> None:
-    scorer = scorer_by_id(scorer_id, options=options)
+    scorer = build(scorer_id, options)
     assert has_fast_path(scorer)
     runs = [ScorerRun(**row) for row in RUNS] + random_runs(80, seed=3)
     block = score_block({"s": scorer}, runs)
@@ -104,7 +128,7 @@ def test_a_fast_path_equals_the_steps_run_by_run(scorer_id, options) -> None:
 
 
 def test_a_shared_memo_gives_each_plug_in_its_own_results() -> None:
-    scorers = {f"{sid}/{i}": scorer_by_id(sid, options=o) for i, (sid, o) in enumerate(CASES)}
+    scorers = {f"{sid}/{i}": build(sid, o) for i, (sid, o) in enumerate(CASES)}
     runs = random_runs(60, seed=4)
     together = score_block(scorers, runs)
     for key, scorer in scorers.items():
