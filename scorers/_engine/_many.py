@@ -178,9 +178,11 @@ async def _in_blocks(
             if done is None:  # its fast path ran past the timeout
                 await on_scored(Scored(job, {}, timed_out=True, duration_s=timeout or 0.0))
                 continue
+            wanted = len(scorers)
             if job.only is not None:
                 done = {key: result for key, result in done.items() if key in job.only}
-            if len(done) == len(scorers):
+                wanted = sum(key in scorers for key in job.only)
+            if len(done) == wanted:
                 duration = sum(result.duration_s for result in done.values())
                 await on_scored(Scored(job, _ordered(scorers, done), duration_s=duration))
             else:

@@ -9,12 +9,12 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from .._engine import Job, Scored, score_many
 from .._errors import ConfigError, JudgeSetupError
 from .._model._judge import Judge, as_judge
 from .._pipeline import Scorer
 from .._prebuilt._ranking import precision_sum
 from .._sync import run_sync
-from .._tasks import map_bounded
 from .._types import ScoreResult
 
 RAGAS_EPSILON = 1e-10
@@ -238,8 +238,24 @@ class RagasMetric:
     def _build(self) -> Scorer:
         raise NotImplementedError
 
-    async def _value(self, **fields: Any) -> MetricResult:
+    def _plan(self, **fields: Any) -> MetricResult | dict[str, Any]:
+        """A sample's value without the scorer (Ragas' edge rules), or the `ScorerRun`
+        fields the native scorer scores.
+
+        Raises:
+            ValueError: For a sample Ragas refuses too.
+        """
         raise NotImplementedError
+
+    def _finish(self, native: ScoreResult) -> MetricResult:
+        """The Ragas value of the native scorer's result."""
+        raise NotImplementedError
+
+    async def _value(self, **fields: Any) -> MetricResult:
+        plan = self._plan(**fields)
+        if isinstance(plan, MetricResult):
+            return plan
+        return self._finish(await self._scorer.arun(**plan))
 
     async def ascore(self, *args: Any, **fields: Any) -> MetricResult:
         """Score one sample; arguments as in Ragas (positional in its order, or keywords)."""
@@ -249,6 +265,10 @@ class RagasMetric:
             if field in fields:
                 raise TypeError(f"{type(self).__name__}.ascore got {field!r} twice")
             fields[field] = value
+        self._check_fields(fields)
+        return await self._value(**fields)
+
+    def _check_fields(self, fields: dict[str, Any]) -> None:
         unknown = sorted(set(fields) - set(self.fields))
         missing = sorted(set(self.fields) - set(fields))
         if unknown or missing:
@@ -256,7 +276,6 @@ class RagasMetric:
                 f"{type(self).__name__}.ascore takes {list(self.fields)}; "
                 f"missing {missing}, unexpected {unknown}"
             )
-        return await self._value(**fields)
 
     def score(self, *args: Any, **fields: Any) -> MetricResult:
         """Synchronous `ascore` (also inside a running event loop)."""
@@ -277,18 +296,10 @@ class RagasMetric:
                 rejected API key, an unknown model): every other sample would fail too.
         """
 
-        async def one(fields: Mapping[str, Any]) -> MetricResult:
-            try:
-                return await self.ascore(**fields)
-            except JudgeSetupError:
-                raise
-            except Exception as exc:
-                return MetricResult(value=math.nan, error=f"{type(exc).__name__}: {exc}")
-            finally:
-                if on_done is not None:
-                    on_done()
-
-        return await map_bounded(one, list(inputs), concurrency)
+        for fields in inputs:
+            self._check_fields(dict(fields))
+        pairs = [(self, dict(fields)) for fields in inputs]
+        return await score_samples(pairs, concurrency, on_done)
 
     def batch_score(
         self, inputs: Sequence[Mapping[str, Any]], concurrency: int = 16
@@ -310,6 +321,66 @@ class RagasMetric:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
+
+
+async def score_samples(
+    pairs: Sequence[tuple[RagasMetric, dict[str, Any]]],
+    concurrency: int,
+    on_done: Callable[[], None] | None = None,
+) -> list[MetricResult]:
+    """Each ``(metric, sample fields)``'s result, every scorer run of them in one
+    `score_many`: the metrics' model calls interleave under one limiter, and model-free
+    metrics take the engine's fast paths. A failing pair gives ``value`` NaN with its
+    ``error``.
+
+    Raises:
+        JudgeSetupError: At the first pair that meets a broken judge setup.
+    """
+    found: list[MetricResult | None] = [None] * len(pairs)
+    scorers: dict[str, Scorer] = {}
+    jobs: list[Job] = []
+
+    def settle(index: int, result: MetricResult) -> None:
+        found[index] = result
+        if on_done is not None:
+            on_done()
+
+    for index, (metric, fields) in enumerate(pairs):
+        try:
+            plan = metric._plan(**fields)
+            if isinstance(plan, MetricResult):
+                settle(index, plan)
+                continue
+            scorer = scorers.setdefault(metric.name, metric._scorer)
+            jobs.append(Job(index, scorer._checked(None, plan), only=(metric.name,), label=index))
+        except JudgeSetupError:
+            raise
+        except Exception as exc:
+            settle(index, _failed(exc))
+
+    async def finished(scored: Scored) -> None:
+        metric = pairs[scored.job.key][0]
+        native = scored.results[metric.name]
+        try:
+            if native.status == "error":
+                raise _Recorded(native.error or "")
+            result = metric._finish(native)
+        except _Recorded as exc:
+            result = MetricResult(value=math.nan, error=str(exc))
+        except Exception as exc:
+            result = _failed(exc)
+        settle(scored.job.key, result)
+
+    await score_many(scorers, jobs, finished, concurrency=concurrency)
+    return [result for result in found if result is not None]
+
+
+class _Recorded(Exception):
+    """A scorer error the engine already recorded (its text is the result's error)."""
+
+
+def _failed(exc: Exception) -> MetricResult:
+    return MetricResult(value=math.nan, error=f"{type(exc).__name__}: {exc}")
 
 
 def metric_result(value: float, native: ScoreResult, note: str = "") -> MetricResult:

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict
 from .._errors import ConfigError
 from .._model._judge import Judge
 from .._sync import run_sync
-from ._base import MetricResult, RagasMetric, sample_fields
+from ._base import MetricResult, RagasMetric, sample_fields, score_samples
 
 _LEGACY_NAMES = {
     "question": "user_input",
@@ -292,16 +292,18 @@ async def aevaluate(
     chosen = _metrics(metrics, llm)
     samples = _samples(dataset, column_map)
     progress = _Progress(len(samples) * len(chosen), show_progress)
-    results = {}
-    for metric in chosen:
-        inputs = [{field: s.get(field) for field in metric.fields} for s in samples]
-        found = await metric.abatch_score(inputs, concurrency, on_done=progress.step)
-        if raise_exceptions:
-            failed = next((r for r in found if r.error is not None), None)
+    # every (sample, metric) in one engine run: the metrics' calls interleave
+    pairs = [(m, {field: s.get(field) for field in m.fields}) for s in samples for m in chosen]
+    try:
+        found = await score_samples(pairs, concurrency * len(chosen), progress.step)
+    finally:
+        progress.close()
+    results = {m.name: found[i :: len(chosen)] for i, m in enumerate(chosen)}
+    if raise_exceptions:
+        for metric in chosen:
+            failed = next((r for r in results[metric.name] if r.error is not None), None)
             if failed is not None:
                 raise ValueError(f"{metric.name}: {failed.error}")
-        results[metric.name] = found
-    progress.close()
     return EvaluationResult(samples, results)
 
 

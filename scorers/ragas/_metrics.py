@@ -94,16 +94,18 @@ class ContextRecall(RagasMetric):
         assert self.llm is not None
         return create_context_recall_scorer(self.llm)
 
-    async def _value(self, **f: Any) -> MetricResult:
+    def _plan(self, **f: Any) -> MetricResult | dict[str, Any]:
         legacy = self.legacy
         reference = text_field("reference", f["reference"], legacy)
         if not reference.strip():
             return MetricResult(value=math.nan, reason=_NOTHING_TO_CLASSIFY)
-        native = await self._scorer.arun(
-            input=text_field("user_input", f["user_input"], legacy) or "(no question)",
-            context=strings_field("retrieved_contexts", f["retrieved_contexts"], legacy),
-            ground_truth=reference,
-        )
+        return {
+            "input": text_field("user_input", f["user_input"], legacy) or "(no question)",
+            "context": strings_field("retrieved_contexts", f["retrieved_contexts"], legacy),
+            "ground_truth": reference,
+        }
+
+    def _finish(self, native: ScoreResult) -> MetricResult:
         value = math.nan if native.status == "skipped" else native.score
         return metric_result(value, native)
 
@@ -123,7 +125,7 @@ class _LLMPrecision(RagasMetric):
         # one verdict per chunk, as Ragas asks; Ragas' own average precision as one more step
         return factory(self.llm, {"per_chunk": True}).analyze(_ragas_precision, name="ragas")
 
-    async def _value(self, **f: Any) -> MetricResult:
+    def _plan(self, **f: Any) -> MetricResult | dict[str, Any]:
         legacy = self.legacy
         text = text_field(self.against, f[self.against], legacy)
         chunks = strings_field("retrieved_contexts", f["retrieved_contexts"], legacy)
@@ -136,7 +138,9 @@ class _LLMPrecision(RagasMetric):
             "context": chunks,
         }
         run["ground_truth" if self.against == "reference" else "output"] = text
-        native = await self._scorer.arun(**run)
+        return run
+
+    def _finish(self, native: ScoreResult) -> MetricResult:
         return metric_result(native.details["ragas"], native, _AP_NOTE)
 
 
@@ -213,9 +217,6 @@ class _NonLLM(RagasMetric):
             object.__setattr__(self, "_built", None)
         object.__setattr__(self, name, value)
 
-    async def _native(self, retrieved: list[str], references: list[str]) -> ScoreResult:
-        return await self._scorer.arun(context=retrieved, reference_contexts=references)
-
     @staticmethod
     def _lists(f: dict[str, Any], must_have: str) -> tuple[list[str], list[str]]:
         """Both string lists; ``must_have`` empty while the other is not fails as in Ragas
@@ -251,11 +252,13 @@ class NonLLMContextRecall(_NonLLM):
         scorer = create_non_llm_context_recall_scorer(options)
         return scorer.analyze(ragas_recalled, name="ragas")
 
-    async def _value(self, **f: Any) -> MetricResult:
+    def _plan(self, **f: Any) -> MetricResult | dict[str, Any]:
         retrieved, references = self._lists(f, "retrieved_contexts")
         if not references:
             return MetricResult(value=math.nan, reason="No reference contexts (Ragas: NaN).")
-        native = await self._native(retrieved, references)
+        return {"context": retrieved, "reference_contexts": references}
+
+    def _finish(self, native: ScoreResult) -> MetricResult:
         recalled = native.details["ragas"]
         note = (
             f"Ragas value: {sum(recalled)} of {len(recalled)} references have a similarity "
@@ -276,11 +279,13 @@ class NonLLMContextPrecisionWithReference(_NonLLM):
         scorer = create_non_llm_context_precision_scorer(options)
         return scorer.analyze(_ragas_similarity_precision, name="ragas")
 
-    async def _value(self, **f: Any) -> MetricResult:
+    def _plan(self, **f: Any) -> MetricResult | dict[str, Any]:
         retrieved, references = self._lists(f, "reference_contexts")
         if not retrieved:
             return MetricResult(value=0.0, reason=_NO_CHUNKS)
-        native = await self._native(retrieved, references)
+        return {"context": retrieved, "reference_contexts": references}
+
+    def _finish(self, native: ScoreResult) -> MetricResult:
         return metric_result(native.details["ragas"], native, _AP_NOTE)
 
 
@@ -293,7 +298,7 @@ class _IDBased(RagasMetric):
     def __init__(self, name: str | None = None):
         super().__init__(None, name)
 
-    async def _value(self, **f: Any) -> MetricResult:
+    def _plan(self, **f: Any) -> MetricResult | dict[str, Any]:
         retrieved = strings_field("retrieved_context_ids", f["retrieved_context_ids"], True)
         reference = strings_field("reference_context_ids", f["reference_context_ids"], True)
         lists = {"retrieved_context_ids": retrieved, "reference_context_ids": reference}
@@ -301,9 +306,12 @@ class _IDBased(RagasMetric):
             return MetricResult(value=math.nan, reason=f"{self.empty} is empty (Ragas: NaN).")
         if not retrieved or not reference:
             return MetricResult(value=0.0, reason="No retrieved id is a reference id.")
-        native = await self._scorer.arun(
-            context=[{"id": i, "text": ""} for i in retrieved], reference_context_ids=reference
-        )
+        return {
+            "context": [{"id": i, "text": ""} for i in retrieved],
+            "reference_context_ids": reference,
+        }
+
+    def _finish(self, native: ScoreResult) -> MetricResult:
         return metric_result(native.score, native)
 
 

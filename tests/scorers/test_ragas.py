@@ -175,3 +175,32 @@ def test_context_precision_survives_a_judge_that_numbers_each_chunk_zero():
         retrieved_contexts=["Berlin is big.", "The Eiffel Tower is in Paris.", "Rome."],
     )
     assert result.native.score == 0.5 and len(transport.requests) == 3
+
+
+def test_evaluate_runs_every_metric_in_one_engine_run_so_their_calls_interleave():
+    from scorers.ragas import LLMContextPrecisionWithReference, LLMContextRecall, evaluate
+
+    samples = [
+        {
+            "user_input": f"Where was Einstein born? ({i})",
+            "reference": "Einstein was born in Ulm.",
+            "retrieved_contexts": ["Einstein was born in Ulm in 1879.", f"Noise {i}."],
+        }
+        for i in range(12)
+    ]
+    with FakeLLMServer(latency=0.02) as server:
+        judge = server.judge()
+        metrics = [LLMContextRecall(llm=judge), LLMContextPrecisionWithReference(llm=judge)]
+        result = evaluate(samples, metrics=metrics, concurrency=2, show_progress=False)
+        steps = [r.body["messages"][-1]["content"] for r in server.requests]
+    recall = [i for i, text in enumerate(steps) if "claim" in text.lower()]
+    precision = [i for i, text in enumerate(steps) if i not in recall]
+    assert recall and precision
+    assert min(precision) < max(recall)  # before: every recall call came first
+    assert result["context_recall"] == [1.0] * 12 and len(result.scores) == 12
+    failed = evaluate(
+        [{"user_input": "q", "reference": None, "retrieved_contexts": ["x"]}],
+        metrics=[LLMContextRecall(llm=judge)],
+        show_progress=False,
+    )
+    assert math.isnan(failed.scores[0]["context_recall"])  # a bad sample is NaN, not a crash
