@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from scorers import DatasetError
 from scorers._runtime import EvalItem, paused_gc
+from scorers.ragas import ROW_FIELDS, normalize_row
 
 from ._files import csv_rows, json_rows, jsonl_rows, parquet_rows, too_deep
 from ._storable import check_depth, check_row, storable
@@ -34,17 +35,6 @@ def _row_error(where: str, exc: ValidationError) -> DatasetError:
             problems.append(f"field '{field}': {err['msg'].removeprefix('Value error, ')}")
     return DatasetError(f"{where}: " + "; ".join(problems))
 
-
-_ALIASES = {
-    "user_input": "input",
-    "question": "input",
-    "response": "output",
-    "answer": "output",
-    "reference": "ground_truth",
-    "retrieved_contexts": "context",
-    "contexts": "context",
-}
-"""Ragas field names (current and 0.1-era) and the `EvalItem` fields they stand for."""
 
 _RAGAS_EXTRAS = (
     "retrieved_context_ids",
@@ -76,42 +66,21 @@ _FIELDS = frozenset(EvalItem.model_fields)
 
 def _known_columns() -> frozenset[str]:
     names = set(EvalItem.model_fields) | {"groundTruth", "ground_truths"}
-    return frozenset(names | set(_ALIASES) | set(_RAGAS_EXTRAS))
-
-
-def _joined_ground_truths(where: str, value: Any) -> tuple[str, str | None]:
-    """Ragas 0.1's ``ground_truths`` list as one ground truth, and the note saying so."""
-    if isinstance(value, str):
-        return value, None
-    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        raise DatasetError(f"{where}: field 'ground_truths' must be a non-empty list of strings")
-    if len(value) == 1:
-        return value[0], None
-    return "\n".join(value), f"ground_truths: {len(value)} answers joined, one per line"
+    ragas = {name for shared in ROW_FIELDS for name in shared}
+    return frozenset(names | ragas | set(_RAGAS_EXTRAS))
 
 
 def _normalised(where: str, row: Mapping[str, Any]) -> dict[str, Any]:
-    """``row`` with Ragas names mapped to ours (``row`` itself when it has none)."""
+    """``row`` with Ragas names mapped to ours (``row`` itself when it has none; the
+    names are `scorers.ragas.normalize_row`'s, as the Ragas facade reads them)."""
     if type(row) is dict and _FIELDS.issuperset(row):
         return row  # validation reads it, never changes it
-    found: dict[str, Any] = {}
-    origin: dict[str, str] = {}
-    extras: dict[str, Any] = {}
-    for key, value in row.items():
-        name = _ALIASES.get(key, key)
-        if key == "ground_truths":  # Ragas 0.1: a list of reference answers
-            name = "ground_truth"
-            value, note = _joined_ground_truths(where, value)
-            if note is not None:
-                extras["ground_truths_note"] = note
-        elif key in _RAGAS_EXTRAS:
-            extras[key] = value
-            continue
-        if name in found:
-            raise DatasetError(
-                f"{where}: fields '{origin[name]}' and '{key}' both give '{name}'; keep one"
-            )
-        found[name], origin[name] = value, key
+    extras = {key: row[key] for key in _RAGAS_EXTRAS if key in row}
+    found, notes = normalize_row(
+        {k: v for k, v in row.items() if k not in extras}, "scorekit", where
+    )
+    if notes:
+        extras["ground_truths_note"] = notes[0]
     ids = extras.get("retrieved_context_ids")
     if ids is not None and isinstance(found.get("context"), list):
         texts = found["context"]

@@ -22,7 +22,8 @@ empty retrieval or a blank reference as Ragas does (0 or NaN), 0.4's ``collectio
 metrics refuse them as Ragas does. ``result.native`` is the full native `ScoreResult`
 with verdicts, similarities and judge calls. A metric given a model string, and
 ``llm_factory``, use no judge cache unless asked (``llm_factory(..., cache=True)``), as
-in Ragas.
+in Ragas. `normalize_row` is how scorekit reads a Ragas row's field names (0.1's and
+today's), in `evaluate` and in `evals`' data loader alike.
 """
 
 from __future__ import annotations
@@ -52,9 +53,11 @@ from ._metrics import (
     NonLLMContextRecall,
     NonLLMStringSimilarity,
 )
+from ._names import ROW_FIELDS, normalize_row
 
 __all__ = [
     "QUIRKS",
+    "ROW_FIELDS",
     "ContextPrecision",
     "ContextPrecisionWithReference",
     "ContextPrecisionWithoutReference",
@@ -78,5 +81,6 @@ __all__ = [
     "aevaluate",
     "evaluate",
     "llm_factory",
+    "normalize_row",
     "ragas_average_precision",
 ]

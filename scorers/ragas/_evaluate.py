@@ -23,14 +23,7 @@ from .._errors import ConfigError
 from .._model._judge import Judge
 from .._sync import run_sync
 from ._base import MetricResult, RagasMetric, sample_fields, score_samples
-
-_LEGACY_NAMES = {
-    "question": "user_input",
-    "contexts": "retrieved_contexts",
-    "answer": "response",
-    "ground_truth": "reference",
-}
-"""Ragas 0.1's column names and the current ones."""
+from ._names import normalize_row
 
 
 class RunConfig(BaseModel):
@@ -208,14 +201,12 @@ def _sample(row: Any, index: int, column_map: Mapping[str, str]) -> dict[str, An
     if not isinstance(row, Mapping):
         raise ConfigError(f"sample {index}: expected a dict or SingleTurnSample, got {type(row)}")
     renamed = {column: field for field, column in column_map.items()}
-    sample: dict[str, Any] = {}
-    for key, value in ((renamed.get(str(k), k), v) for k, v in row.items()):
-        if value is None or (isinstance(value, float) and math.isnan(value)):
-            continue  # pandas' missing values
-        if key == "ground_truths":  # Ragas 0.1: a list of answers, joined one per line
-            key = "reference"
-            value = value if isinstance(value, str) else "\n".join(map(str, value))
-        sample[_LEGACY_NAMES.get(str(key), str(key))] = value
+    present = {
+        renamed.get(str(k), str(k)): v
+        for k, v in row.items()
+        if not (v is None or (isinstance(v, float) and math.isnan(v)))  # pandas' missing
+    }
+    sample, _ = normalize_row(present, "ragas", f"sample {index}")
     return sample
 
 

@@ -195,3 +195,37 @@ def test_distance_measure_set_after_construction_takes_effect():
     assert metric.score(**fields).value == 1.0  # Jaro 0.944
     metric.threshold = 0.95
     assert metric.score(**fields).value == 0.0
+
+
+def test_ragas_rows_are_read_one_way_by_the_facade_and_the_loader():
+    import pytest
+
+    from evals import load_dataset
+    from scorers import DatasetError
+    from scorers.ragas import IDBasedContextRecall, evaluate, normalize_row
+
+    row = {"question": "q", "contexts": ["c"], "ground_truths": ["a", "b"]}
+    assert normalize_row(row, "ragas") == (
+        {"user_input": "q", "retrieved_contexts": ["c"], "reference": "a\nb"},
+        ["ground_truths: 2 answers joined, one per line"],
+    )
+    assert normalize_row(row)[0] == {"input": "q", "context": ["c"], "ground_truth": "a\nb"}
+    item = load_dataset([row])[0]
+    assert item.ground_truth == "a\nb" and item.metadata["ground_truths_note"].startswith("ground")
+    for bad in ([], [1]):
+        with pytest.raises(DatasetError, match="ground_truths' must be a non-empty list"):
+            load_dataset([{"question": "q", "ground_truths": bad}])
+        with pytest.raises(DatasetError, match="sample 0: field 'ground_truths'"):
+            evaluate(
+                [
+                    {
+                        "retrieved_context_ids": ["a"],
+                        "reference_context_ids": ["a"],
+                        "ground_truths": bad,
+                    }
+                ],
+                metrics=[IDBasedContextRecall()],
+                show_progress=False,
+            )  # before: silently "" in the facade, an error in the loader
+    with pytest.raises(DatasetError, match="both give 'user_input'"):
+        normalize_row({"question": "a", "user_input": "b"}, "ragas")
