@@ -4,6 +4,7 @@
 - `_stats`: means, confidence intervals and totals (`RunSummary`), the CLI's table;
 - `_summary`: `summarize` finished items into a `RunSummary`;
 - `_comparison`: two runs compared item by item (`RunComparison`);
+- `_many_runs`: a baseline and several candidates (`RunsComparison`);
 - `_jsonl`: the results file, written line by line and read back;
 - `_header`: the file's header line (`RunHeader`: scorer definitions, thresholds);
 - `_views`: DataFrames; `_html`: the self-contained HTML report;
@@ -15,6 +16,7 @@ from ._eval_result import EvalResult, compare_runs, read_results
 from ._gate import Gate, gates, item_status
 from ._header import RunHeader, ScorerDefinition
 from ._items import ErrorRecord, ItemError, ItemResult, TargetResult, run_errors
+from ._many_runs import RunRow, RunsComparison
 from ._stats import CallTotals, RunSummary, ScorerSummary, format_table, mean_ci
 from ._summary import summarize
 
@@ -27,7 +29,9 @@ __all__ = [
     "ItemResult",
     "RunComparison",
     "RunHeader",
+    "RunRow",
     "RunSummary",
+    "RunsComparison",
     "ScorerDefinition",
     "ScorerDelta",
     "ScorerSummary",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from pydantic import BaseModel, Field
 
@@ -15,6 +15,7 @@ from ._comparison import RunComparison, compare_items
 from ._gate import Gate, gates, item_status
 from ._header import RunHeader, differences
 from ._items import ErrorRecord, ItemResult, run_errors
+from ._many_runs import RunsComparison, compare_many
 from ._stats import RunSummary, format_table, summary_html
 from ._views import ResultList
 
@@ -188,23 +189,51 @@ def read_results(path: str | os.PathLike[str], *, mixed: bool = False) -> Result
     return results
 
 
+Run = EvalResult | str | os.PathLike[str]
+
+
+@overload
 def compare_runs(
-    baseline: EvalResult | str | os.PathLike[str],
-    candidate: EvalResult | str | os.PathLike[str],
-    *,
+    baseline: Run, candidate: Run, *, resamples: int = ..., seed: int = ...
+) -> RunComparison: ...
+
+
+@overload
+def compare_runs(
+    baseline: Run,
+    candidate: Run,
+    *candidates: Run,
+    resamples: int = ...,
+    seed: int = ...,
+    names: Sequence[str] | None = ...,
+) -> RunComparison | RunsComparison: ...
+
+
+def compare_runs(
+    baseline: Run,
+    candidate: Run,
+    *candidates: Run,
     resamples: int = 10_000,
     seed: int = 0,
-) -> RunComparison:
+    names: Sequence[str] | None = None,
+) -> RunComparison | RunsComparison:
     """Compare two runs item by item: per scorer, the mean change over the items both
     runs scored, with a 95% paired confidence interval, counts of items up and down, and
     p-values of a paired t-test, a randomization test and a paired bootstrap,
     Holm–Bonferroni adjusted across the scorers (see `scorers.paired_test`).
 
+    With more candidates, a `RunsComparison`: per scorer, each run's mean and interval
+    and its paired difference from the baseline, the p-values Holm-adjusted across every
+    candidate and scorer (``RunsComparison.table()``; ranx's comparison tables).
+
     Args:
         baseline: An `EvalResult` or a results file.
         candidate: The same, for the new run.
+        *candidates: More runs to compare with the baseline.
         resamples: Resamples of the randomization test and of the bootstrap.
         seed: Their random seed (the p-values are reproducible).
+        names: The runs' names in a `RunsComparison`, baseline first (default: the
+            files' names without ``.jsonl``, ``run 1``, ``run 2``... for `EvalResult`s).
 
     A shared scorer defined differently in the two runs (another scale, other options,
     other prompt versions) makes its scores incomparable: the comparison is refused. A
@@ -218,6 +247,8 @@ def compare_runs(
     def items(run: EvalResult | str | os.PathLike[str]) -> list[ItemResult]:
         return run._all_items() if isinstance(run, EvalResult) else read_results(run)
 
+    if candidates:
+        return _compare_many([baseline, candidate, *candidates], names, resamples, seed)
     base, cand = items(baseline), items(candidate)
     comparison = compare_items(base, cand, resamples=resamples, seed=seed)
     errors, comparison.warnings = differences(
@@ -242,6 +273,40 @@ def compare_runs(
     elif isinstance(cand, ResultList):
         comparison.candidate_gates = cand.gates()
     return comparison
+
+
+def _compare_many(
+    runs: Sequence[Run], names: Sequence[str] | None, resamples: int, seed: int
+) -> RunsComparison:
+    if names is not None and len(names) != len(runs):
+        raise ConfigError(f"names has {len(names)} entries for {len(runs)} runs")
+    labels = list(names) if names is not None else _run_names(runs)
+    loaded = [r._all_items() if isinstance(r, EvalResult) else read_results(r) for r in runs]
+    shared = set(_ids(loaded[0])).intersection(*(_ids(items) for items in loaded[1:]))
+    if not shared:
+        raise ConfigError("the runs have no scorer in common; compare runs of the same scorers")
+    for run, items, label in zip(runs[1:], loaded[1:], labels[1:], strict=True):
+        errors, _ = differences(_header(runs[0], loaded[0]), _header(run, items), sorted(shared))
+        if errors:
+            raise ConfigError(
+                f"{label} scores with differently defined scorers than {labels[0]}: "
+                f"{'; '.join(errors)}. Compare runs of one scorer definition"
+            )
+    return compare_many(list(zip(labels, loaded, strict=True)), resamples=resamples, seed=seed)
+
+
+def _ids(items: Sequence[ItemResult]) -> list[str]:
+    return list(dict.fromkeys(sid for r in items for sid in r.scorer_results))
+
+
+def _run_names(runs: Sequence[Run]) -> list[str]:
+    names = [
+        f"run {i}" if isinstance(run, EvalResult) else Path(run).name.removesuffix(".jsonl")
+        for i, run in enumerate(runs)
+    ]
+    if len(set(names)) < len(names):  # two files of one name in other folders
+        names = [f"{name} ({i})" for i, name in enumerate(names)]
+    return names
 
 
 def _header(run: EvalResult | str | os.PathLike[str], items: Sequence[ItemResult]) -> RunHeader:

@@ -19,15 +19,19 @@ from ._output import EXIT_OK, EXIT_THRESHOLD
 
 def add(commands: Any) -> None:
     """Add the subcommand's parser to ``commands``."""
-    compare = commands.add_parser("compare", help="compare two results files item by item")
+    compare = commands.add_parser(
+        "compare", help="compare results files item by item: a baseline and one or more runs"
+    )
     compare.add_argument("baseline", help="results file of the baseline run (--out of `run`)")
-    compare.add_argument("candidate", help="results file of the new run")
+    compare.add_argument(
+        "candidate", nargs="+", help="results file(s) of the new run(s), compared with it"
+    )
     compare.add_argument(
         "--max-drop",
         action="append",
         default=[],
         metavar="ID=VALUE",
-        help="fail (exit 1) when a scorer's mean falls by more than VALUE",
+        help="fail (exit 1) when a scorer's mean falls by more than VALUE (in any candidate)",
     )
     add_resampling_options(compare)
     compare.add_argument("--format", choices=("table", "json"), default="table")
@@ -37,13 +41,15 @@ def add(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from .._results import compare_runs
 
-    for flag, path in (("baseline", args.baseline), ("candidate", args.candidate)):
+    for flag, path in (("baseline", args.baseline), *(("candidate", c) for c in args.candidate)):
         if not Path(path).is_file():
             raise ConfigError(f"{flag} {path} is not a file")
     limits = thresholds(args.max_drop, "--max-drop")
     check_resamples(args)
+    if len(args.candidate) > 1:
+        return _many(args, limits)
     comparison = compare_runs(
-        args.baseline, args.candidate, resamples=args.resamples, seed=args.seed
+        args.baseline, args.candidate[0], resamples=args.resamples, seed=args.seed
     )
     unknown = sorted(set(limits) - set(comparison.scorers))
     if unknown:
@@ -63,4 +69,32 @@ def run(args: argparse.Namespace) -> int:
         for gate in comparison.candidate_gates:
             verdict = "passed" if gate.passed else f"FAILED ({gate.why})"
             print(f"candidate threshold {gate.scorer} >= {gate.threshold:g}: {verdict}")
+    return EXIT_THRESHOLD if dropped else EXIT_OK
+
+
+def _many(args: argparse.Namespace, limits: dict[str, float]) -> int:
+    """A baseline and several candidates: one table per scorer; --max-drop gates each."""
+    from .._results import RunsComparison, compare_runs
+
+    found = compare_runs(args.baseline, *args.candidate, resamples=args.resamples, seed=args.seed)
+    assert isinstance(found, RunsComparison)
+    unknown = sorted(set(limits) - set(found.scorers))
+    if unknown:
+        raise ConfigError(
+            f"--max-drop names {', '.join(unknown)}, which the runs do not all share; "
+            f"their shared scorers are: {', '.join(found.scorers) or 'none'}"
+        )
+    dropped = [
+        f"{row.run}: {sid}"
+        for sid, limit in limits.items()
+        for row in found.scorers[sid][1:]
+        if (row.delta or 0.0) < -limit
+    ]
+    if args.format == "json":
+        print(json.dumps({**found.model_dump(mode="json"), "failed": dropped}, indent=2))
+    else:
+        print(found.table())
+        for what in dropped:
+            sid = what.split(": ", 1)[1]
+            print(f"{what} dropped by more than {limits[sid]:g}")
     return EXIT_THRESHOLD if dropped else EXIT_OK

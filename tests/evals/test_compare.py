@@ -148,3 +148,41 @@ def test_compare_reports_the_candidates_thresholds_from_its_file(tmp_path, capsy
     assert main(["compare", str(base), str(cand), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["candidate_gates"][0]["why"] == "mean 0.700 < 0.8"
+
+
+def test_many_runs_against_one_baseline_holm_adjusted_across_runs_and_scorers(tmp_path, capsys):
+    from evals import RunsComparison
+    from scorers import create_id_context_precision_scorer, holm
+
+    data = [
+        {"id": str(i), "input": f"q{i}", "reference_context_ids": ["a", "b"]} for i in range(30)
+    ]
+    pick = {"base": ["c", "a"], "same": ["c", "a"], "better": ["a", "b"], "worse": ["c", "d"]}
+    scorers = [create_id_context_recall_scorer(), create_id_context_precision_scorer()]
+    paths = []
+    for name, docs in pick.items():
+        retrieved = {f"q{i}": docs if i % 3 else ["a"] for i in range(30)}
+        run_evals(data, scorers, retriever(retrieved), results_path=tmp_path / f"{name}.jsonl")
+        paths.append(tmp_path / f"{name}.jsonl")
+    found = compare_runs(*paths)
+    assert isinstance(found, RunsComparison)
+    assert found.baseline == "base" and found.candidates == ["same", "better", "worse"]
+    rows = {r.run: r for r in found.scorers["id-context-recall"]}
+    assert rows["base"].delta is None and rows["same"].delta == 0.0
+    assert rows["better"].delta > 0 and rows["better"].significant
+    assert rows["worse"].delta < 0 and rows["worse"].significant
+    assert not rows["same"].significant
+    assert found.best("id-context-recall") == "better"
+    cells = [found.pairs[name].scorers[sid] for name in found.candidates for sid in found.scorers]
+    assert [c.p_permutation_holm for c in cells] == holm([c.p_permutation for c in cells])
+    table = found.table()
+    assert "id-context-precision" in table and "best" in table and "*" in table
+
+    assert main(["compare", *map(str, paths), "--max-drop", "id-context-recall=0.1"]) == 1
+    out = capsys.readouterr().out
+    assert "worse: id-context-recall dropped by more than 0.1" in out
+    assert main(["compare", *map(str, paths), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["candidates"] == ["same", "better", "worse"] and report["failed"] == []
+    with pytest.raises(ConfigError, match="names has 2 entries for 4 runs"):
+        compare_runs(*paths, names=["a", "b"])
