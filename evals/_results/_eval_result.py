@@ -79,7 +79,9 @@ class EvalResult(BaseModel):
         """A pandas DataFrame, one row per item × scorer: ``id``, ``scorer``, ``score``
         (None unless scored), ``status``, ``reason``, ``error`` and the item's fields
         (``input``, ``ground_truth``, ``output``, ``context`` as texts,
-        ``reference_contexts``, ``reference_context_ids``, ``metadata``). A scorer that
+        ``reference_contexts``, ``reference_context_ids``, ``metadata``), then a column
+        per metadata key (``metadata.KEY`` where the key is taken), ready for
+        ``groupby``. A scorer that
         could not run because its item failed first has status ``"error"`` and the
         item's error. With ``wide=True``: one row per item, its fields and a column per
         scorer holding its score (None unless scored) — Ragas' ``to_pandas()`` shape.
@@ -91,6 +93,15 @@ class EvalResult(BaseModel):
         from ._views import to_pandas
 
         return to_pandas(self._all_items(), list(self.summary.scorers), wide=wide)
+
+    def summary_by(self, key: str) -> dict[str, RunSummary]:
+        """The run's summary per group of items sharing a ``metadata[key]`` value (as
+        text; ``"(missing)"`` for items without one): per scorer mean, 95% CI and counts,
+        the same numbers the summary gives for those items alone. Groups come in order:
+        numbers by value, then text, the missing last (``scorekit run --by KEY``)."""
+        from ._slices import summaries_by
+
+        return summaries_by(self.iter_items(), key, list(self.summary.scorers))
 
     def to_html(
         self,

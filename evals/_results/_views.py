@@ -124,15 +124,22 @@ def wide_rows(
 def to_pandas(
     items: Iterable[ItemResult], scorer_ids: Sequence[str] | None = None, wide: bool = False
 ) -> pandas.DataFrame:
-    """A DataFrame of `rows`, or of `wide_rows` (pandas is an optional extra:
-    ``scorekit[pandas]``)."""
+    """A DataFrame of `rows`, or of `wide_rows`, with a column per metadata key (named
+    ``metadata.KEY`` where the key is taken); pandas is an optional extra:
+    ``scorekit[pandas]``."""
     pandas = _pandas()
-    if wide:
-        items = list(items)
-        if scorer_ids is None:
-            scorer_ids = list(dict.fromkeys(s for item in items for s in item.scorer_results))
-        return pandas.DataFrame(wide_rows(items, scorer_ids), columns=[*WIDE_FIELDS, *scorer_ids])
-    return pandas.DataFrame(rows(items, scorer_ids), columns=list(COLUMNS))
+    items = list(items)
+    if scorer_ids is None:
+        scorer_ids = list(dict.fromkeys(s for item in items for s in item.scorer_results))
+    fields = [*WIDE_FIELDS, *scorer_ids] if wide else list(COLUMNS)
+    keys = list(dict.fromkeys(k for item in items for k in item.item.metadata))
+    names = {k: f"metadata.{k}" if k in fields else k for k in keys}
+    found = wide_rows(items, scorer_ids) if wide else rows(items, scorer_ids)
+    for row in found:
+        metadata = row["metadata"] or {}
+        for key, name in names.items():
+            row[name] = metadata.get(key)
+    return pandas.DataFrame(found, columns=[*fields, *names.values()])
 
 
 class ResultList(list):  # type: ignore[type-arg]

@@ -202,8 +202,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--item-timeout", type=float, metavar="SECONDS", help="time allowed per item"
     )
-    parser.add_argument("--format", choices=("table", "json"), default="table")
-    add_progress_options(parser)
+    add_output_options(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not use the judge cache")
     parser.add_argument(
         "--client-processes",
@@ -212,6 +211,19 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="run the judge's litellm client in N helper processes (for high --concurrency)",
     )
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """How a run is shown: ``--format``, ``--by`` slices, ``--progress``."""
+    parser.add_argument("--format", choices=("table", "json"), default="table")
+    parser.add_argument(
+        "--by",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="also print the summary per value of this metadata key (repeatable)",
+    )
+    add_progress_options(parser)
 
 
 def add_resampling_options(parser: argparse.ArgumentParser) -> None:

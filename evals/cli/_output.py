@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .._results import ErrorRecord, EvalResult
@@ -85,10 +86,16 @@ def item_rows(result: EvalResult) -> list[dict[str, Any]]:
     return rows
 
 
-def print_run(result: EvalResult, fmt: str, out: TextIO | None = None) -> int:
-    """Print a finished run as a table (errors on stderr) or as JSON; the exit code."""
+def print_run(
+    result: EvalResult, fmt: str, out: TextIO | None = None, by: Sequence[str] = ()
+) -> int:
+    """Print a finished run as a table (errors on stderr) or as JSON, with its slices by
+    each metadata key in ``by``; the exit code."""
+    from .._results._slices import slice_table, slices_json
+
     out = sys.stdout if out is None else out
     errors = result.errors()
+    slices = {key: result.summary_by(key) for key in by}
     if fmt == "json":
         report = {
             "scores": result.scores,
@@ -101,9 +108,13 @@ def print_run(result: EvalResult, fmt: str, out: TextIO | None = None) -> int:
             "results_path": result.results_path,
             "exit_code": exit_code(result),
         }
+        if slices:
+            report["slices"] = {key: slices_json(groups) for key, groups in slices.items()}
         print(json.dumps(report, indent=2), file=out)
     else:
         print(result.table(), file=out)
+        for key, groups in slices.items():
+            print(f"\n{slice_table(key, groups)}", file=out)
         if errors:
             print(format_errors(errors), file=sys.stderr)
     return exit_code(result)

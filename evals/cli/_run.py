@@ -136,7 +136,9 @@ def run(args: argparse.Namespace) -> int:
                     "(add --model to include the LLM scorers)\n",
                     file=sys.stderr,
                 )
-            return print_run(quickstart.run(judge, limit=args.limit, **common), args.format)
+            return print_run(
+                quickstart.run(judge, limit=args.limit, **common), args.format, by=args.by
+            )
 
         from .._data import load_dataset
         from .._runner import run_evals
@@ -148,14 +150,14 @@ def run(args: argparse.Namespace) -> int:
             # a results file holds the items: stream the data, keep none in memory
             result = run_evals(args.data, chosen, target, keep_items=False, **common)
             _refuse_empty(result.summary.items, args)
-            return print_run(result, args.format)
+            return print_run(result, args.format, by=args.by)
         items = load_dataset(args.data)
         _refuse_empty(len(items), args)
         if args.limit is not None:
             items = items[: args.limit]
         if args.estimate:
             return _estimate(args, items, chosen, target)
-        return print_run(run_evals(items, chosen, target, **common), args.format)
+        return print_run(run_evals(items, chosen, target, **common), args.format, by=args.by)
     finally:
         if judge is not None:
             judge.close()

@@ -1,0 +1,97 @@
+"""A run's summary per group of items: slices by a ``metadata`` key."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ._stats import fmt
+from ._summary import SummaryBuilder
+
+if TYPE_CHECKING:
+    from ._items import ItemResult
+    from ._stats import RunSummary
+
+MISSING = "(missing)"
+"""The group of items whose metadata has no value for the key."""
+
+
+def group_of(item: ItemResult, key: str) -> str:
+    """The item's group under ``key``: its metadata value as text (`MISSING` without one)."""
+    value = item.item.metadata.get(key)
+    if value is None:
+        return MISSING
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _order(group: str) -> tuple[int, float, str]:
+    """Numbers as numbers (2 before 10), then text; `MISSING` last."""
+    if group == MISSING:
+        return (2, 0.0, group)
+    try:
+        return (0, float(group), group)
+    except ValueError:
+        return (1, 0.0, group)
+
+
+def summaries_by(
+    items: Iterable[ItemResult],
+    key: str,
+    scorer_ids: Sequence[str],
+    scales: Mapping[str, float] | None = None,
+) -> dict[str, RunSummary]:
+    """Per group of ``key``, the summary of its items (means, 95% CIs, counts), groups
+    in order (numbers by value, then text, the missing last)."""
+    builders: dict[str, SummaryBuilder] = {}
+    for item in items:
+        group = group_of(item, key)
+        builder = builders.get(group)
+        if builder is None:
+            builder = builders[group] = SummaryBuilder(scorer_ids, scales)
+        builder.add(item)
+    return {group: builders[group].finish(0.0) for group in sorted(builders, key=_order)}
+
+
+def slice_table(key: str, groups: Mapping[str, RunSummary]) -> str:
+    """The CLI's table of one slicing: per scorer and group, mean, 95% CI and n."""
+    scorer_ids = list(dict.fromkeys(sid for s in groups.values() for sid in s.scorers))
+    width = max([len("scorer"), *map(len, scorer_ids)])
+    group_width = max([len(key), *map(len, groups)])
+    lines = [
+        f"by {key}",
+        f"{'scorer':<{width}}  {key:<{group_width}}  {'mean':>6}  {'95% CI':<17}  {'scored':>6}",
+    ]
+    for sid in scorer_ids:
+        first = True
+        for group, summary in groups.items():
+            s = summary.scorers.get(sid)
+            if s is None:
+                continue
+            ci = "-" if s.ci_low is None else f"[{fmt(s.ci_low)}, {fmt(s.ci_high)}]"
+            label = sid if first else ""
+            first = False
+            lines.append(
+                f"{label:<{width}}  {group:<{group_width}}  {fmt(s.mean):>6}  {ci:<17}  "
+                f"{s.n_scored:>6}"
+            )
+    return "\n".join(lines)
+
+
+def slices_json(groups: Mapping[str, RunSummary]) -> dict[str, Any]:
+    """Per group: items, and per scorer mean, CI and counts (what ``--format json`` holds)."""
+    return {
+        group: {
+            "items": summary.items,
+            "scorers": {
+                sid: s.model_dump(
+                    include={"mean", "ci_low", "ci_high", "n_scored", "n_skipped", "n_error"}
+                )
+                for sid, s in summary.scorers.items()
+            },
+        }
+        for group, summary in groups.items()
+    }
+
+
+__all__ = ["MISSING", "group_of", "slice_table", "slices_json", "summaries_by"]
