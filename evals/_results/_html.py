@@ -20,6 +20,7 @@ from ._comparison import RunComparison, compare_items, comparison_html
 from ._gate import gates, item_status
 from ._header import RunHeader
 from ._items import ItemResult
+from ._slices import report_slices, slices_html
 from ._stats import RunSummary, summary_html
 from ._summary import recorded_scales, summarize
 from ._views import display_text, output_of
@@ -199,10 +200,12 @@ def render_report(
     scales = {**(recorded_scales(items) or {}), **(scales or {})}
     if header is not None:
         scales.update({sid: d.scale for sid, d in header.scorers.items()})
+    slices = report_slices(items, list(summary.scorers))
     data: dict[str, Any] = {
         "scorers": list(summary.scorers),
         "scales": scales,
         "items": [_item_data(i, prompts, header) for i in items],
+        "slices": {key: list(groups) for key, groups in slices.items()},
     }
     comparison = ""
     if baseline is not None:
@@ -216,8 +219,9 @@ def render_report(
         f"<h1>{html.escape(title)}</h1>{_banner(summary, header)}"
         f"<h2>Summary</h2>{summary_html(summary)}"
         f"<h2>Score distributions</h2><div class='hists'>{_hists(items, summary, scales)}</div>"
-        f"{comparison}"
+        f"{comparison}{slices_html(slices)}"
         "<h2>Items</h2><div class='controls'>scorer <select id='f-scorer'></select>"
+        "slice <select id='f-slice'></select>"
         "status <select id='f-status'><option value=''>any</option><option>failed</option>"
         "<option>passed</option><option>scored</option><option>skipped</option>"
         "<option>error</option></select>"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -78,6 +79,64 @@ def slice_table(key: str, groups: Mapping[str, RunSummary]) -> str:
     return "\n".join(lines)
 
 
+REPORT_GROUPS = 20
+"""A metadata key is sliced in the report when its values form 2 to this many groups."""
+
+
+def report_slices(
+    items: Sequence[ItemResult], scorer_ids: Sequence[str]
+) -> dict[str, dict[str, RunSummary]]:
+    """The report's slicings: each metadata key whose values are texts or integers and
+    form 2 to `REPORT_GROUPS` groups."""
+    keys: dict[str, set[str]] = {}
+    other: set[str] = set()  # keys with a value that is not a text or an integer
+    for item in items:
+        for key, value in item.item.metadata.items():
+            if isinstance(value, bool) or not isinstance(value, (str, int)):
+                other.add(key)
+            else:
+                keys.setdefault(key, set()).add(str(value))
+    wanted = [
+        key
+        for key, values in keys.items()
+        if key not in other and 2 <= len(values) <= REPORT_GROUPS
+    ]
+    return {key: summaries_by(items, key, scorer_ids) for key in wanted}
+
+
+def slices_html(slices: Mapping[str, Mapping[str, RunSummary]]) -> str:
+    """The report's "Slices" section: per key, a row per group with each scorer's mean,
+    95% CI and n; a group's name filters the items table to it."""
+    if not slices:
+        return ""
+    out = ["<h2>Slices</h2>"]
+    for key, groups in slices.items():
+        scorer_ids = list(dict.fromkeys(sid for s in groups.values() for sid in s.scorers))
+        head = "".join(f"<th>{html.escape(sid)}</th>" for sid in scorer_ids)
+        rows = []
+        for group, summary in groups.items():
+            cells = []
+            for sid in scorer_ids:
+                s = summary.scorers.get(sid)
+                if s is None or s.mean is None:
+                    cells.append("<td class='num'>–</td>")
+                    continue
+                ci = "" if s.ci_low is None else f" [{fmt(s.ci_low)}, {fmt(s.ci_high)}]"
+                cells.append(
+                    f"<td class='num'>{fmt(s.mean)}{ci} <span class='muted'>n={s.n_scored}</span></td>"
+                )
+            link = html.escape(f"{key}={group}", quote=True)
+            rows.append(
+                f"<tr><td><a href='#' class='slice-link' data-slice='{link}'>"
+                f"{html.escape(group)}</a></td>{''.join(cells)}</tr>"
+            )
+        out.append(
+            f"<table class='slices' data-key='{html.escape(key, quote=True)}'><thead><tr>"
+            f"<th>{html.escape(key)}</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        )
+    return "".join(out)
+
+
 def slices_json(groups: Mapping[str, RunSummary]) -> dict[str, Any]:
     """Per group: items, and per scorer mean, CI and counts (what ``--format json`` holds)."""
     return {
@@ -94,4 +153,13 @@ def slices_json(groups: Mapping[str, RunSummary]) -> dict[str, Any]:
     }
 
 
-__all__ = ["MISSING", "group_of", "slice_table", "slices_json", "summaries_by"]
+__all__ = [
+    "MISSING",
+    "REPORT_GROUPS",
+    "group_of",
+    "report_slices",
+    "slice_table",
+    "slices_html",
+    "slices_json",
+    "summaries_by",
+]

@@ -280,3 +280,35 @@ def test_a_screenshot_of_the_report(gated, tmp_path):
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+
+@pytest.mark.slow
+@needs_browser
+def test_slices_of_the_report_filter_the_items_and_follow_the_url(tmp_path):
+    rows = [
+        {
+            "id": f"s{i}",
+            "input": f"q{i}",
+            "context": [{"id": "a", "text": "a"}],
+            "reference_context_ids": ["a"] if i % 2 else ["b"],
+            "metadata": {"topic": ["rivers", "dna", "rome"][i % 3], "flag": True},
+        }
+        for i in range(9)
+    ]
+    result = run_evals(rows, [create_id_context_recall_scorer()], progress="none")
+    page = result.to_html(tmp_path / "slices.html")
+    dom, log = load(page, "#slice=topic%3Ddna")
+    assert "Uncaught" not in log and "data-errors" not in dom
+    slices = dom[dom.index("<h2>Slices</h2>") : dom.index("<h2>Items</h2>")]
+    assert 'data-key="topic"' in slices and "flag" not in slices  # booleans not sliced
+    assert slices.count("slice-link") == 3 and "n=3" in slices
+    assert len(ROW.findall(dom)) == 3  # only dna's items
+    assert 'data-id="s1"' in dom and 'data-id="s0"' not in dom.split("items-body")[1]
+    driven = _with_script(
+        page,
+        "document.querySelector('a.slice-link[data-slice=\"topic=rome\"]').click();"
+        "document.body.dataset.afterClick = location.hash;",
+    )
+    clicked, _ = load(driven)
+    assert 'data-after-click="#slice=topic%3Drome"' in clicked
+    assert len(ROW.findall(clicked)) == 3

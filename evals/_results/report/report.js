@@ -2,8 +2,8 @@ window.addEventListener('error', e => { document.body.dataset.errors = (document
 const DATA = JSON.parse(document.getElementById('report-data').textContent);
 const PAGE = 100;
 const SCORERS = DATA.scorers;
-const FILTERS = ['scorer', 'status', 'min', 'max', 'q', 'sort', 'desc'];
-let state = {scorer: '', status: '', min: '', max: '', q: '', sort: 'id', desc: '', page: 0, item: ''};
+const FILTERS = ['scorer', 'slice', 'status', 'min', 'max', 'q', 'sort', 'desc'];
+let state = {scorer: '', slice: '', status: '', min: '', max: '', q: '', sort: 'id', desc: '', page: 0, item: ''};
 const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));
 const fmt = v => v === null || v === undefined ? '–' : Number(v).toFixed(3);
 const byId = new Map(DATA.items.map(it => [it.id, it]));
@@ -24,10 +24,13 @@ function haystack(it) {
   }
   return it._hay;
 }
+function groupOf(it, key) { const v = (it.metadata || {})[key]; return v === undefined || v === null ? '(missing)' : String(v); }
 function rowsFiltered() {
   const sids = state.scorer ? [state.scorer] : SCORERS;
   const text = state.q.toLowerCase();
+  const [sliceKey, sliceValue] = state.slice ? state.slice.split(/=(.*)/s) : ['', ''];
   let rows = DATA.items.filter(it => {
+    if (sliceKey && groupOf(it, sliceKey) !== sliceValue) return false;
     if (state.status && !sids.some(sid => statusOf(it, sid) === state.status)) return false;
     const inRange = v => v !== null && (state.min === '' || v >= Number(state.min)) && (state.max === '' || v <= Number(state.max));
     if ((state.min !== '' || state.max !== '') && !sids.some(sid => inRange(scoreOf(it, sid)))) return false;
@@ -146,7 +149,7 @@ function loadHash() {
   for (const k of FILTERS) state[k] = p.get(k) || (k === 'sort' ? 'id' : '');
   state.item = p.get('item') || '';
   state.page = 0;
-  for (const [k, el] of Object.entries({scorer: 'f-scorer', status: 'f-status', min: 'f-min', max: 'f-max', q: 'f-text'})) document.getElementById(el).value = state[k];
+  for (const [k, el] of Object.entries({scorer: 'f-scorer', slice: 'f-slice', status: 'f-status', min: 'f-min', max: 'f-max', q: 'f-text'})) document.getElementById(el).value = state[k];
   drawTable();
   showItem(state.item);
 }
@@ -154,7 +157,10 @@ function bind() {
   const sel = document.getElementById('f-scorer');
   sel.innerHTML = '<option value="">any</option>' + SCORERS.map(s => `<option value="${esc(s)}">${esc(s)}</option>`).join('');
   const on = (id, key, ev) => { document.getElementById(id)[ev] = e => { state[key] = e.target.value; state.page = 0; saveHash(); drawTable(); }; };
-  on('f-scorer', 'scorer', 'onchange'); on('f-status', 'status', 'onchange');
+  const slices = document.getElementById('f-slice');
+  slices.innerHTML = '<option value="">any</option>' + Object.entries(DATA.slices || {}).flatMap(([k, groups]) => groups.map(g => `<option value="${esc(k + '=' + g)}">${esc(k + ' = ' + g)}</option>`)).join('');
+  for (const a of document.querySelectorAll('a.slice-link')) a.onclick = e => { e.preventDefault(); state.slice = a.dataset.slice; state.page = 0; slices.value = state.slice; saveHash(); drawTable(); };
+  on('f-scorer', 'scorer', 'onchange'); on('f-slice', 'slice', 'onchange'); on('f-status', 'status', 'onchange');
   on('f-min', 'min', 'oninput'); on('f-max', 'max', 'oninput'); on('f-text', 'q', 'oninput');
   document.getElementById('prev').onclick = () => { state.page = Math.max(0, state.page - 1); drawTable(); };
   document.getElementById('next').onclick = () => { state.page += 1; drawTable(); };
