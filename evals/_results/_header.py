@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -59,6 +61,9 @@ class RunHeader(BaseModel):
         min_scored: The share of items each thresholded scorer had to score, if set.
         item_thresholds: The minimum score per scorer id an item needs to pass.
         scorekit: The version of scorekit that wrote the file.
+        created: When the run started (ISO 8601, UTC).
+        git_commit: The commit checked out in the working directory's git repository
+            (``"abc123…+dirty"``-free: the HEAD only), "" outside one.
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -68,6 +73,12 @@ class RunHeader(BaseModel):
     min_scored: float | None = None
     item_thresholds: dict[str, float] = Field(default_factory=dict)
     scorekit: str = ""
+    created: str = ""
+    git_commit: str = ""
+
+    def judges(self) -> list[str]:
+        """The judge models of the run's scorers, each once."""
+        return list(dict.fromkeys(m for d in self.scorers.values() if (m := d.judge_model)))
 
     def item_threshold(self, scorer_id: str) -> float | None:
         """The score an item needs to pass ``scorer_id``: its item threshold, else the
@@ -109,7 +120,39 @@ def header_of(
         min_scored=min_scored,
         item_thresholds=dict(item_thresholds or {}),
         scorekit=release,
+        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        git_commit=git_commit(Path.cwd()),
     )
+
+
+def git_commit(start: Path) -> str:
+    """The commit HEAD points at in the git repository holding ``start`` ("" outside one,
+    or when it cannot be read), read from ``.git`` without running git."""
+    for folder in (start, *start.parents):
+        dot_git = folder / ".git"
+        try:
+            if dot_git.is_file():  # a worktree or submodule: "gitdir: <path>"
+                dot_git = (folder / dot_git.read_text().split(":", 1)[1].strip()).resolve()
+            if not (dot_git / "HEAD").is_file():
+                continue
+            head = (dot_git / "HEAD").read_text().strip()
+            if not head.startswith("ref:"):
+                return head  # detached
+            ref = head.split(":", 1)[1].strip()
+            common = dot_git / "commondir"
+            root = (dot_git / common.read_text().strip()).resolve() if common.is_file() else dot_git
+            for place in (dot_git / ref, root / ref):
+                if place.is_file():
+                    return place.read_text().strip()
+            packed = root / "packed-refs"
+            if packed.is_file():
+                for line in packed.read_text().splitlines():
+                    if line.endswith(" " + ref):
+                        return line.split(" ", 1)[0]
+            return ""
+        except (OSError, IndexError):
+            return ""
+    return ""
 
 
 def differences(

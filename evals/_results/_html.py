@@ -163,6 +163,33 @@ def _banner(summary: RunSummary, header: RunHeader | None) -> str:
     )
 
 
+def _run_line(header: RunHeader | None) -> str:
+    """Who and what made the run: judges, start time, scorekit version, git commit."""
+    if header is None:
+        return ""
+    parts = []
+    if header.judges():
+        parts.append("judge " + ", ".join(header.judges()))
+    if header.created:
+        parts.append(header.created.replace("T", " ").replace("+00:00", " UTC"))
+    if header.scorekit:
+        parts.append(f"scorekit {header.scorekit}")
+    if header.git_commit:
+        parts.append(f"git {header.git_commit[:12]}")
+    return f"<p id='run-line' class='muted'>{html.escape(' · '.join(parts))}</p>" if parts else ""
+
+
+def _errors_banner(summary: RunSummary) -> str:
+    """A run that ended with errors says so first (the CLI exits 3 for it)."""
+    if not summary.item_errors:
+        return ""
+    return (
+        f"<div id='errors-banner' class='banner fail'><b>{summary.item_errors} of "
+        f"{summary.items} items ended with an error</b> (the CLI exits 3); filter the items "
+        "by status <i>error</i> to see them.</div>"
+    )
+
+
 def _hists(items: Sequence[ItemResult], summary: RunSummary, scales: dict[str, float]) -> str:
     hists = []
     for sid in summary.scorers:
@@ -216,7 +243,8 @@ def render_report(
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{html.escape(title)}</title><style>{_asset('report.css')}</style></head><body>"
-        f"<h1>{html.escape(title)}</h1>{_banner(summary, header)}"
+        f"<h1>{html.escape(title)}</h1>{_run_line(header)}{_errors_banner(summary)}"
+        f"{_banner(summary, header)}"
         f"<h2>Summary</h2>{summary_html(summary)}"
         f"<h2>Score distributions</h2><div class='hists'>{_hists(items, summary, scales)}</div>"
         f"{comparison}{slices_html(slices)}"

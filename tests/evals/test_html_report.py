@@ -312,3 +312,33 @@ def test_slices_of_the_report_filter_the_items_and_follow_the_url(tmp_path):
     clicked, _ = load(driven)
     assert 'data-after-click="#slice=topic%3Drome"' in clicked
     assert len(ROW.findall(clicked)) == 3
+
+
+@pytest.mark.slow
+@needs_browser
+def test_the_run_line_the_errors_banner_and_ids_in_number_order(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a git repository made here: its HEAD is recorded
+    git = tmp_path / ".git"
+    (git / "refs" / "heads").mkdir(parents=True)
+    (git / "HEAD").write_text("ref: refs/heads/main\n")
+    (git / "refs" / "heads" / "main").write_text("0123456789abcdef0123456789abcdef01234567\n")
+    rows = [
+        {"id": str(i), "input": f"q{i}", "context": [{"id": "a", "text": "a"}],
+         "reference_context_ids": ["a"]}
+        for i in (10, 2, 1, 33)
+    ]  # fmt: skip
+
+    def flaky(question):
+        if question == "q33":
+            raise RuntimeError("index offline")
+        return {"output": "x", "context": [{"id": "a", "text": "a"}]}
+
+    result = run_evals(rows, [create_id_context_recall_scorer()], flaky, progress="none",
+                       results_path=tmp_path / "r.jsonl")  # fmt: skip
+    assert result.header.git_commit.startswith("0123456789ab") and result.header.created
+    page = result.to_html(tmp_path / "errors.html")
+    dom, _ = load(page)
+    assert "git 0123456789ab" in dom and "scorekit " in dom  # the run line
+    assert "1 of 4 items ended with an error" in dom  # before: no banner for an exit-3 run
+    body = dom.split('id="items-body"')[1]
+    assert [m for m in re.findall(r'data-id="(\d+)"', body)][:4] == ["1", "2", "10", "33"]

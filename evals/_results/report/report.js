@@ -5,6 +5,7 @@ const SCORERS = DATA.scorers;
 const FILTERS = ['scorer', 'slice', 'status', 'min', 'max', 'q', 'sort', 'desc'];
 let state = {scorer: '', slice: '', status: '', min: '', max: '', q: '', sort: 'id', desc: '', page: 0, item: ''};
 const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));
+const NATURAL = new Intl.Collator(undefined, {numeric: true});  // ids 2 before 10
 const fmt = v => v === null || v === undefined ? '–' : Number(v).toFixed(3);
 const byId = new Map(DATA.items.map(it => [it.id, it]));
 const base = new Map((DATA.baseline || []).map(it => [it.id, it]));
@@ -39,7 +40,8 @@ function rowsFiltered() {
   });
   const [kind, sid] = state.sort.includes(':') ? state.sort.split(/:(.*)/s) : [state.sort, ''];
   const key = it => kind === 'id' ? it.id : kind === 's' ? (scoreOf(it, sid) ?? -Infinity) : kind === 'd' ? (delta(it, sid) ?? -Infinity) : statusOf(it, sid);
-  rows.sort((a, b) => { const x = key(a), y = key(b); return (x < y ? -1 : x > y ? 1 : 0) * (state.desc ? -1 : 1); });
+  const order = kind === 'id' ? (x, y) => NATURAL.compare(x, y) : (x, y) => (x < y ? -1 : x > y ? 1 : 0);
+  rows.sort((a, b) => order(key(a), key(b)) * (state.desc ? -1 : 1));
   return rows;
 }
 function drawHead() {
