@@ -163,6 +163,29 @@ def _banner(summary: RunSummary, header: RunHeader | None) -> str:
     )
 
 
+def _controls(with_baseline: bool) -> str:
+    """The items table's filters (scorer, slice, status, change against the baseline,
+    score range, search), its pages and the export of the filtered rows."""
+    change = (
+        "change <select id='f-change'><option value=''>any</option>"
+        "<option value='regressed'>regressed</option><option value='improved'>improved</option>"
+        "<option value='new-failures'>new failures</option></select>"
+        if with_baseline
+        else "<select id='f-change' hidden><option value=''></option></select>"
+    )
+    return (
+        "<div class='controls'>scorer <select id='f-scorer'></select>"
+        "slice <select id='f-slice'></select>"
+        "status <select id='f-status'><option value=''>any</option><option>failed</option>"
+        "<option>passed</option><option>scored</option><option>skipped</option>"
+        f"<option>error</option></select>{change}"
+        "score ≥ <input id='f-min' size='4'> ≤ <input id='f-max' size='4'>"
+        "search <input id='f-text' size='20' placeholder='question, answer, reasons, metadata'>"
+        "<button id='prev'>‹</button><span id='page-info'></span><button id='next'>›</button>"
+        "export <button id='export-csv'>CSV</button><button id='export-json'>JSON</button></div>"
+    )
+
+
 def _run_line(header: RunHeader | None) -> str:
     """Who and what made the run: judges, start time, scorekit version, git commit."""
     if header is None:
@@ -248,14 +271,7 @@ def render_report(
         f"<h2>Summary</h2>{summary_html(summary)}"
         f"<h2>Score distributions</h2><div class='hists'>{_hists(items, summary, scales)}</div>"
         f"{comparison}{slices_html(slices)}"
-        "<h2>Items</h2><div class='controls'>scorer <select id='f-scorer'></select>"
-        "slice <select id='f-slice'></select>"
-        "status <select id='f-status'><option value=''>any</option><option>failed</option>"
-        "<option>passed</option><option>scored</option><option>skipped</option>"
-        "<option>error</option></select>"
-        "score ≥ <input id='f-min' size='4'> ≤ <input id='f-max' size='4'>"
-        "search <input id='f-text' size='20' placeholder='question, answer, reasons, metadata'>"
-        "<button id='prev'>‹</button><span id='page-info'></span><button id='next'>›</button></div>"
+        f"<h2>Items</h2>{_controls(baseline is not None)}"
         "<table id='items'><thead id='items-head'></thead><tbody id='items-body'></tbody></table>"
         "<div id='view'><p class='muted'>Click an item to see its question, chunks, claims, "
         "verdicts, prompts and errors.</p></div>"

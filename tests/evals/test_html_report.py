@@ -18,6 +18,7 @@ from scorers import (
     create_context_recall_scorer,
     create_id_context_recall_scorer,
     create_non_llm_context_precision_scorer,
+    create_ranking_scorer,
 )
 
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -342,3 +343,42 @@ def test_the_run_line_the_errors_banner_and_ids_in_number_order(tmp_path, monkey
     assert "1 of 4 items ended with an error" in dom  # before: no banner for an exit-3 run
     body = dom.split('id="items-body"')[1]
     assert [m for m in re.findall(r'data-id="(\d+)"', body)][:4] == ["1", "2", "10", "33"]
+
+
+def _ranked(order):  # a retriever returning chunks in the given id order
+    def target(question):
+        return {"output": "x", "context": [{"id": d, "text": f"text {d}"} for d in order[question]]}
+
+    return target
+
+
+@pytest.mark.slow
+@needs_browser
+def test_regressions_the_rankings_side_by_side_and_the_export(tmp_path):
+    rows = [{"id": f"r{i}", "input": f"q{i}", "reference_context_ids": ["g"]} for i in range(4)]
+    base_order = {"q0": ["g", "x"], "q1": ["x", "g"], "q2": ["g", "x"], "q3": ["x", "y"]}
+    cand_order = {"q0": ["x", "g"], "q1": ["g", "x"], "q2": ["x", "y"], "q3": ["x", "y"]}
+    scorers = [create_ranking_scorer("mrr")]
+    base = run_evals(rows, scorers, _ranked(base_order), progress="none")
+    cand = run_evals(rows, scorers, _ranked(cand_order), progress="none")
+    page = cand.to_html(tmp_path / "regress.html", baseline=base)
+    dom, log = load(page, "#change=regressed")
+    assert "Uncaught" not in log and "data-errors" not in dom
+    body = dom.split('id="items-body"')[1]
+    assert sorted(re.findall(r'data-id="(r\d)"', body)) == ["r0", "r2"]  # 1 -> 0.5, 1 -> 0
+    dom, _ = load(page, "#change=improved")
+    assert re.findall(r'data-id="(r\d)"', dom.split('id="items-body"')[1]) == ["r1"]
+    dom, _ = load(page, "#item=r0")
+    view = _view(dom)
+    assert "up from" not in view and "down from #1" in view  # gold g: #1 -> #2
+    dom, _ = load(page, "#item=r2")
+    assert "dropped in this run" in _view(dom)  # gold g retrieved before, not now
+    driven = _with_script(
+        page,
+        "document.body.dataset.csv = exportText('csv');"
+        "document.body.dataset.json = String(JSON.parse(exportText('json')).length);",
+    )
+    dom, _ = load(driven, "#change=regressed")
+    assert 'data-json="2"' in dom
+    csv = re.search(r'data-csv="([^"]*)"', dom).group(1)
+    assert csv.startswith("id,input,mrr,mrr status,delta mrr") and "r2,q2,0,scored,-1" in csv

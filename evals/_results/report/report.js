@@ -2,8 +2,8 @@ window.addEventListener('error', e => { document.body.dataset.errors = (document
 const DATA = JSON.parse(document.getElementById('report-data').textContent);
 const PAGE = 100;
 const SCORERS = DATA.scorers;
-const FILTERS = ['scorer', 'slice', 'status', 'min', 'max', 'q', 'sort', 'desc'];
-let state = {scorer: '', slice: '', status: '', min: '', max: '', q: '', sort: 'id', desc: '', page: 0, item: ''};
+const FILTERS = ['scorer', 'slice', 'status', 'change', 'min', 'max', 'q', 'sort', 'desc'];
+let state = {scorer: '', slice: '', status: '', change: '', min: '', max: '', q: '', sort: 'id', desc: '', page: 0, item: ''};
 const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));
 const NATURAL = new Intl.Collator(undefined, {numeric: true});  // ids 2 before 10
 const fmt = v => v === null || v === undefined ? '–' : Number(v).toFixed(3);
@@ -25,6 +25,31 @@ function haystack(it) {
   }
   return it._hay;
 }
+const BAD = ['failed', 'error'];
+function changed(it, sid, kind) {  // against the baseline: regressed, improved, new failure
+  const old = base.get(it.id);
+  if (!old) return kind === 'new-failures' && BAD.includes(statusOf(it, sid));
+  if (kind === 'new-failures') return BAD.includes(statusOf(it, sid)) && !BAD.includes(statusOf(old, sid));
+  const d = delta(it, sid);
+  return d !== null && (kind === 'regressed' ? d < 0 : d > 0);
+}
+function exportText(kind) {  // the filtered rows, as the table shows them
+  const rows = rowsFiltered().map(it => {
+    const row = {id: it.id, input: it.input};
+    for (const sid of SCORERS) { row[sid] = scoreOf(it, sid); row[sid + ' status'] = statusOf(it, sid); if (DATA.baseline) row['delta ' + sid] = delta(it, sid); }
+    return row;
+  });
+  if (kind === 'json') return JSON.stringify(rows, null, 2);
+  const cols = rows.length ? Object.keys(rows[0]) : ['id'];
+  const cell = v => { const t = v === null || v === undefined ? '' : String(v); return /[",\n]/.test(t) ? '"' + t.replace(/"/g, '""') + '"' : t; };
+  return [cols.join(','), ...rows.map(r => cols.map(c => cell(r[c])).join(','))].join('\n') + '\n';
+}
+function download(kind) {
+  const blob = new Blob([exportText(kind)], {type: kind === 'json' ? 'application/json' : 'text/csv'});
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob); a.download = 'scorekit-items.' + kind; a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
 function groupOf(it, key) { const v = (it.metadata || {})[key]; return v === undefined || v === null ? '(missing)' : String(v); }
 function rowsFiltered() {
   const sids = state.scorer ? [state.scorer] : SCORERS;
@@ -32,6 +57,7 @@ function rowsFiltered() {
   const [sliceKey, sliceValue] = state.slice ? state.slice.split(/=(.*)/s) : ['', ''];
   let rows = DATA.items.filter(it => {
     if (sliceKey && groupOf(it, sliceKey) !== sliceValue) return false;
+    if (state.change && !sids.some(sid => changed(it, sid, state.change))) return false;
     if (state.status && !sids.some(sid => statusOf(it, sid) === state.status)) return false;
     const inRange = v => v !== null && (state.min === '' || v >= Number(state.min)) && (state.max === '' || v <= Number(state.max));
     if ((state.min !== '' || state.max !== '') && !sids.some(sid => inRange(scoreOf(it, sid)))) return false;
@@ -115,6 +141,23 @@ function renderScore(it, sid, s, label) {
   }
   return h;
 }
+const chunkKey = c => c.id !== null && c.id !== undefined ? 'id:' + c.id : 'text:' + c.text;
+function chunkList(it, chunks, other, label) {  // a ranking, its gold chunks' moves against the other
+  const rankIn = new Map(other.map((c, k) => [chunkKey(c), k + 1]));
+  const mine = new Set(chunks.map(chunkKey));
+  let h = `<p class="muted">${esc(label)}: ${chunks.length} chunks</p>`;
+  h += chunks.map((c, k) => {
+    let note = '';
+    if (isGold(it, c)) {
+      const was = rankIn.get(chunkKey(c));
+      note = ' <span class="badge gold">gold</span>';
+      if (label === 'this run') note += was === undefined ? ' <span class="badge moved">new</span>' : was > k + 1 ? ` <span class="badge moved">up from #${was}</span>` : was < k + 1 ? ` <span class="badge moved">down from #${was}</span>` : '';
+      else if (!rankIn.has(chunkKey(c))) note += ' <span class="badge dropped">dropped in this run</span>';
+    }
+    return `<div class="chunk${!rankIn.has(chunkKey(c)) && label !== 'this run' && isGold(it, c) ? ' dropped' : ''}"><span class="muted">#${k + 1}${c.id ? ' · ' + esc(c.id) : ''}</span>${note}\n${esc(c.text)}</div>`;
+  }).join('');
+  return h;
+}
 function showItem(id) {
   const it = byId.get(id);
   const view = document.getElementById('view');
@@ -126,6 +169,7 @@ function showItem(id) {
   if (it.gold_ids && it.gold_ids.length) h += `<p><b>Gold chunk ids</b>: ${it.gold_ids.map(esc).join(', ')}</p>`;
   if (it.error) h += `<p class="error"><b>Error (${esc(it.error.phase)})</b>: ${esc(it.error.message)}</p>`;
   if (it.retrieval_failed) h += '<p class="muted">The retrieval failed: no chunks were retrieved for this item.</p>';
+  else if (old && old.context && it.context) h += `<details open><summary><b>Retrieved chunks</b>: this run beside the baseline (gold marked; moved and dropped gold too)</summary><div class="pair"><div>${chunkList(it, it.context, old.context, 'this run')}</div><div>${chunkList(it, old.context, it.context, 'baseline')}</div></div></details>`;
   else if (it.context && it.context.length) h += `<details open><summary><b>Retrieved chunks</b> (${it.context.length}, in rank order; gold marked)</summary>` + it.context.map((c, k) =>
     `<div class="chunk"><span class="muted">#${k + 1}${c.id ? ' · ' + esc(c.id) : ''}</span>${isGold(it, c) ? ' <span class="badge gold">gold</span>' : ''}\n${esc(c.text)}</div>`).join('') + '</details>';
   for (const sid of SCORERS) {
@@ -151,7 +195,7 @@ function loadHash() {
   for (const k of FILTERS) state[k] = p.get(k) || (k === 'sort' ? 'id' : '');
   state.item = p.get('item') || '';
   state.page = 0;
-  for (const [k, el] of Object.entries({scorer: 'f-scorer', slice: 'f-slice', status: 'f-status', min: 'f-min', max: 'f-max', q: 'f-text'})) document.getElementById(el).value = state[k];
+  for (const [k, el] of Object.entries({scorer: 'f-scorer', slice: 'f-slice', status: 'f-status', change: 'f-change', min: 'f-min', max: 'f-max', q: 'f-text'})) document.getElementById(el).value = state[k];
   drawTable();
   showItem(state.item);
 }
@@ -163,6 +207,9 @@ function bind() {
   slices.innerHTML = '<option value="">any</option>' + Object.entries(DATA.slices || {}).flatMap(([k, groups]) => groups.map(g => `<option value="${esc(k + '=' + g)}">${esc(k + ' = ' + g)}</option>`)).join('');
   for (const a of document.querySelectorAll('a.slice-link')) a.onclick = e => { e.preventDefault(); state.slice = a.dataset.slice; state.page = 0; slices.value = state.slice; saveHash(); drawTable(); };
   on('f-scorer', 'scorer', 'onchange'); on('f-slice', 'slice', 'onchange'); on('f-status', 'status', 'onchange');
+  on('f-change', 'change', 'onchange');
+  document.getElementById('export-csv').onclick = () => download('csv');
+  document.getElementById('export-json').onclick = () => download('json');
   on('f-min', 'min', 'oninput'); on('f-max', 'max', 'oninput'); on('f-text', 'q', 'oninput');
   document.getElementById('prev').onclick = () => { state.page = Math.max(0, state.page - 1); drawTable(); };
   document.getElementById('next').onclick = () => { state.page += 1; drawTable(); };
