@@ -14,7 +14,7 @@ from typing import Any
 from .._errors import ConfigError
 from .._model._calls import attach_calls, calls_of, detached_calls, record_calls
 from .._steps import NotScorable, PromptStep, StepResults, detail_value
-from .._telemetry import record_score, span
+from .._telemetry import current_span, record_score, span
 from .._types import ScoreResult, ScorerRun
 from ._prompts import prompt_step
 from ._spec import ScorerSpec
@@ -30,13 +30,14 @@ async def score_one(scorer: ScorerSpec, run: ScorerRun) -> ScoreResult:
     far as ``exc.judge_calls`` (what `error_result` records)."""
     _needs_score_fn(scorer)
     started = time.perf_counter()
+    evaluated = current_span()  # the run's span (an item's, or the caller's)
     with record_calls() as calls, span("scorekit.score", {"scorekit.scorer.id": scorer.id}) as sp:
         try:
             result = await execute(scorer, run, StepResults(calls), started)
         except BaseException as exc:
             attach_calls(exc, calls)
             raise
-        record_score(sp, result)
+        record_score(sp, result, evaluated)
         return result
 
 

@@ -32,7 +32,7 @@ from .._model._calls import record_calls
 from .._model._limits import Budget, run_budget, run_cap
 from .._model._setup import timed
 from .._tasks import map_bounded, task_group
-from .._telemetry import record_score, span, tracer
+from .._telemetry import current_span, record_score, span, tracer
 from .._types import JudgeCall, ScoreResult, ScorerRun
 from ._admission import Admission
 from ._execute import error_result, score_inline, score_one
@@ -271,12 +271,13 @@ async def _score_run(
         started = time.perf_counter()
         try:
             if key in keys_free:  # no task, no loop round trip (or a thread)
+                evaluated = current_span()
                 outcome = await score_free(scorer, run) if threaded else score_inline(scorer, run)
                 if not isinstance(outcome, ScoreResult):
                     outcome = await outcome
                 results[key] = outcome
                 with span("scorekit.score", {"scorekit.scorer.id": scorer.id}) as sp:
-                    record_score(sp, outcome)
+                    record_score(sp, outcome, evaluated)
             else:
                 results[key] = await score_one(scorer, run)
         except JudgeSetupError:
@@ -302,10 +303,10 @@ def _item_attributes(job: Job) -> dict[str, Any]:
 
 def _trace_block(block: Sequence[Job], found: Sequence[dict[str, ScoreResult]]) -> None:
     for job, done in zip(block, found, strict=True):
-        with span("scorekit.item", _item_attributes(job)):
+        with span("scorekit.item", _item_attributes(job)) as item_span:
             for result in done.values():
                 with span("scorekit.score", {"scorekit.scorer.id": result.scorer_id}) as sp:
-                    record_score(sp, result)
+                    record_score(sp, result, item_span)
 
 
 def _ordered(

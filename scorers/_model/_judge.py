@@ -271,6 +271,11 @@ class Judge:
                 call.prompt_tokens = completion.prompt_tokens  # before note_call's span
                 call.completion_tokens = completion.completion_tokens
                 call.cost = completion.cost
+                if completion.content and self._redact:
+                    clean = self._redact(completion.content)
+                    if clean != completion.content:
+                        completion = completion.model_copy(update={"content": clean})
+                call.response = completion.content or ""
             except TransportError as exc:
                 error = api_error(
                     redacted_error(exc, self._redact),
@@ -295,11 +300,6 @@ class Judge:
                 if attempts.sent:
                     note_call(call)
             charge.cost = completion.cost
-        if completion.content and self._redact:
-            clean = self._redact(completion.content)
-            if clean != completion.content:
-                completion = completion.model_copy(update={"content": clean})
-        call.response = completion.content or ""
         return completion, call
 
     def cache_key(

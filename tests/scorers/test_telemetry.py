@@ -34,7 +34,10 @@ run_evals(data, [create_id_context_recall_scorer()], progress=False)  # the inli
 spans = exporter.get_finished_spans()
 by_id = {s.context.span_id: s for s in spans}
 print(json.dumps([{"name": s.name, "parent": by_id[s.parent.span_id].name if s.parent else None,
-                   "attributes": dict(s.attributes), "events": [e.name for e in s.events]}
+                   "kind": s.kind.name, "attributes": dict(s.attributes),
+                   "events": [e.name for e in s.events],
+                   "evaluations": [dict(e.attributes) for e in s.events
+                                   if e.name == "gen_ai.evaluation.result"]}
                   for s in spans], default=str))
 """
 
@@ -50,11 +53,14 @@ def test_runs_items_scorers_and_judge_calls_are_spans():
     names = [(s["name"], s["parent"]) for s in spans]
     assert names.count(("scorekit.item", "scorekit.run")) == 2
     assert ("scorekit.run", None) in names
-    chats = [s for s in spans if s["name"] == "chat openai/fake-judge"]
+    chats = [s for s in spans if s["name"] == "chat fake-judge"]
     assert len(chats) == 2 and all(s["parent"] == "scorekit.score" for s in chats)
+    assert all(s["kind"] == "CLIENT" for s in chats)
     chat = chats[0]["attributes"]
     assert chat["gen_ai.operation.name"] == "chat" and chat["gen_ai.usage.input_tokens"] > 0
-    assert chat["gen_ai.request.model"] == "openai/fake-judge"
+    assert chat["gen_ai.request.model"] == "fake-judge"
+    assert chat["gen_ai.provider.name"] == "openai" and chat["openinference.span.kind"] == "LLM"
+    assert "gen_ai.input.messages" not in chat and "input.value" not in chat  # not opted in
     scores = [s for s in spans if s["name"] == "scorekit.score"]
     recall = next(s for s in scores if s["attributes"]["scorekit.scorer.id"] == "context-recall")
     assert recall["attributes"]["scorekit.score"] == 1.0 and recall["parent"] == "scorekit.item"
@@ -62,6 +68,59 @@ def test_runs_items_scorers_and_judge_calls_are_spans():
         "scorekit.reason"
     ]
     assert sum(s["attributes"]["scorekit.scorer.id"] == "id-context-recall" for s in scores) == 2
+    items = [s for s in spans if s["name"] == "scorekit.item"]
+    first = {e["gen_ai.evaluation.name"]: e for e in items[0]["evaluations"]}
+    assert set(first) == {"context-recall", "id-context-recall"}  # on the run's span
+    assert first["context-recall"]["gen_ai.evaluation.score.value"] == 1.0
+    assert first["context-recall"]["gen_ai.evaluation.score.label"] == "scored"
+    assert "supported" in first["context-recall"]["gen_ai.evaluation.explanation"]
+    assert [e["gen_ai.evaluation.name"] for e in items[1]["evaluations"]] == ["id-context-recall"]
+
+
+UNDER_A_CALLER = """
+import json, os
+os.environ["OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"] = "true"
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+exporter = InMemorySpanExporter()
+provider = TracerProvider()
+provider.add_span_processor(SimpleSpanProcessor(exporter))
+trace.set_tracer_provider(provider)
+
+from evals.testing import FakeLLMServer
+from scorers import create_context_recall_scorer
+
+with FakeLLMServer() as server:
+    recall = create_context_recall_scorer(server.judge(), {"context": ["Einstein was born in Ulm."]})
+    with trace.get_tracer("app").start_as_current_span("my rag call"):
+        recall.run(input="Where?", ground_truth="Einstein was born in Ulm.")
+spans = exporter.get_finished_spans()
+mine = next(s for s in spans if s.name == "my rag call")
+chat = next(s for s in spans if s.name.startswith("chat "))
+print(json.dumps({"events": [dict(e.attributes) for e in mine.events],
+                  "chat": dict(chat.attributes)}, default=str))
+"""
+
+
+@pytest.mark.slow
+def test_a_score_under_the_callers_span_and_content_only_when_opted_in():
+    pytest.importorskip("opentelemetry.sdk", reason="pip install opentelemetry-sdk")
+    proc = subprocess.run(
+        [sys.executable, "-c", UNDER_A_CALLER], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(proc.stdout.strip().splitlines()[-1])
+    (event,) = found["events"]  # the score landed on the caller's own span
+    assert event["gen_ai.evaluation.name"] == "context-recall"
+    assert event["gen_ai.evaluation.score.value"] == 1.0
+    chat = found["chat"]
+    messages = json.loads(chat["gen_ai.input.messages"])
+    assert messages[-1]["parts"][0]["type"] == "text" and "Einstein" in chat["input.value"]
+    assert json.loads(chat["gen_ai.output.messages"])[0]["role"] == "assistant"
+    assert chat["output.value"]
 
 
 def test_without_a_provider_nothing_is_emitted():
