@@ -287,6 +287,16 @@ _JSON_IN_HTML = str.maketrans(
 (``</script>``, ``<!--``) or a script reading it; ``JSON.parse`` restores them."""
 
 
+def comparison_page(path: str | os.PathLike[str], title: str, body: str) -> Path:
+    """A page holding ``body`` (a `RunsComparison`'s tables) in the report's style."""
+    page = (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{html.escape(title)}</title><style>{_asset('report.css')}</style></head><body>"
+        f"<h1>{html.escape(title)}</h1>{body}</body></html>"
+    )
+    return write_report(path, page)
+
+
 def write_report(path: str | os.PathLike[str], html_text: str) -> Path:
     """Write the report (all at once: an existing file is replaced only by a whole
     page); returns the path."""

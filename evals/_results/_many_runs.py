@@ -4,7 +4,10 @@ scorers) — "which of my five retriever configurations is best, and is it real"
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from html import escape
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
@@ -78,6 +81,33 @@ class RunsComparison(BaseModel):
             return None
         return rows[0].run
 
+    def _repr_html_(self) -> str:
+        return self.html()
+
+    def html(self) -> str:
+        """The comparison as HTML tables, one per scorer (notebooks; `to_html`)."""
+        out = []
+        for sid, rows in self.scorers.items():
+            best = self.best(sid)
+            body = "".join(_html_row(row, row.run == best) for row in rows)
+            out.append(
+                f"<h3>{escape(sid)}</h3><table class='runs' data-scorer='{escape(sid)}'><thead>"
+                "<tr><th>run</th><th>mean</th><th>95% CI</th><th>n</th><th>delta</th>"
+                f"<th>p(t)</th><th>p(perm)</th></tr></thead><tbody>{body}</tbody></table>"
+            )
+        note = (
+            f"<p class='muted'>delta: against {escape(self.baseline)}, over the items both "
+            "scored; p-values two-sided, Holm-Bonferroni adjusted across every candidate and "
+            f"scorer; * p(perm) &lt; 0.05; {self.resamples:,} resamples, seed {self.seed}</p>"
+        )
+        return "".join(out) + note
+
+    def to_html(self, path: str | os.PathLike[str], title: str = "scorekit runs") -> Path:
+        """Write the comparison as one self-contained page; returns the path."""
+        from ._html import comparison_page
+
+        return comparison_page(path, title, self.html())
+
     def table(self) -> str:
         """One block per scorer: each run's mean, 95% CI, items, and its difference from
         the baseline with the Holm-adjusted p-values (``*``: real at 5%)."""
@@ -109,6 +139,22 @@ class RunsComparison(BaseModel):
             f"randomization and bootstrap: {self.resamples:,} resamples, seed {self.seed}"
         )
         return "\n".join(lines)
+
+
+def _html_row(row: RunRow, best: bool) -> str:
+    ci = "–" if row.ci_low is None else f"[{row.ci_low:.3f}, {row.ci_high:.3f}]"
+    delta = "" if row.delta is None else f"{row.delta:+.3f}"
+    mark = "*" if row.significant else ""
+    cells = [
+        f"<td>{escape(row.run)}</td>",
+        f"<td class='num'>{fmt(row.mean, missing='–')}</td>",
+        f"<td>{ci}</td>",
+        f"<td class='num'>{row.n}</td>",
+        f"<td class='num'>{delta}</td>",
+        f"<td class='num'>{fmt(row.p_t_holm, 4, missing='')}</td>",
+        f"<td class='num'>{fmt(row.p_permutation_holm, 4, missing='')}{mark}</td>",
+    ]
+    return f"<tr class='{'best' if best else ''}'>{''.join(cells)}</tr>"
 
 
 def compare_many(

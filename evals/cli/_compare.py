@@ -33,6 +33,9 @@ def add(commands: Any) -> None:
         metavar="ID=VALUE",
         help="fail (exit 1) when a scorer's mean falls by more than VALUE (in any candidate)",
     )
+    compare.add_argument(
+        "--html", metavar="PATH", help="also write the comparison as a page (several runs)"
+    )
     add_resampling_options(compare)
     compare.add_argument("--format", choices=("table", "json"), default="table")
     compare.set_defaults(handler=run)
@@ -90,6 +93,10 @@ def _many(args: argparse.Namespace, limits: dict[str, float]) -> int:
         for row in found.scorers[sid][1:]
         if (row.delta or 0.0) < -limit
     ]
+    if args.html:
+        found.to_html(
+            args.html, title=f"scorekit compare: {found.baseline} and {len(found.candidates)} runs"
+        )
     if args.format == "json":
         print(json.dumps({**found.model_dump(mode="json"), "failed": dropped}, indent=2))
     else:

@@ -181,8 +181,12 @@ def test_many_runs_against_one_baseline_holm_adjusted_across_runs_and_scorers(tm
     assert main(["compare", *map(str, paths), "--max-drop", "id-context-recall=0.1"]) == 1
     out = capsys.readouterr().out
     assert "worse: id-context-recall dropped by more than 0.1" in out
-    assert main(["compare", *map(str, paths), "--format", "json"]) == 0
+    page = tmp_path / "runs.html"
+    assert main(["compare", *map(str, paths), "--format", "json", "--html", str(page)]) == 0
     report = json.loads(capsys.readouterr().out)
+    text = page.read_text()
+    assert text.count("<table class='runs'") == 2 and "better</td>" in text
+    assert found.html() in text and "<tr class='best'><td>better</td>" in text
     assert report["candidates"] == ["same", "better", "worse"] and report["failed"] == []
     with pytest.raises(ConfigError, match="names has 2 entries for 4 runs"):
         compare_runs(*paths, names=["a", "b"])
