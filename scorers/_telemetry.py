@@ -74,13 +74,16 @@ def current_span() -> Any | None:
 
 
 @contextlib.contextmanager
-def span(name: str, attributes: dict[str, Any] | None = None) -> Iterator[Any | None]:
-    """A span around the block (the current span's child), or nothing."""
+def span(
+    name: str, attributes: dict[str, Any] | None = None, parent: Any | None = None
+) -> Iterator[Any | None]:
+    """A span around the block (the current span's child, or ``parent``'s), or nothing."""
     found = tracer()
     if found is None:
         yield None
         return
-    with found.start_as_current_span(name, attributes=attributes or {}) as current:
+    context = None if parent is None else _api.set_span_in_context(parent)
+    with found.start_as_current_span(name, context, attributes=attributes or {}) as current:
         yield current
 
 

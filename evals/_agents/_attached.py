@@ -3,6 +3,7 @@ stored and reported. `evals.Agent` and `scored()` share it."""
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 import random
 import sys
@@ -96,11 +97,21 @@ class AttachedScorers:
             sampling = attachment.sampling
             if sampling.type == "none" or self.random.random() >= sampling.rate:
                 continue
-            self.live.submit(self._score, key, attachment.scorer, input, output, run_id)
+            caller = contextvars.copy_context()  # its trace span gets the score
+            self.live.submit(self._score, key, attachment.scorer, input, output, run_id, caller)
 
-    async def _score(self, key: str, scorer: Scorer, input: Any, output: Any, run_id: str) -> None:
+    async def _score(
+        self,
+        key: str,
+        scorer: Scorer,
+        input: Any,
+        output: Any,
+        run_id: str,
+        caller: contextvars.Context,
+    ) -> None:
         # runs after the caller's answer: its calls are not the caller's
-        result = await score_detached(scorer, ScorerRun(input=input, output=output, run_id=run_id))
+        run = ScorerRun(input=input, output=output, run_id=run_id)
+        result = await score_detached(scorer, run, caller)
         text = getattr(output, "text", None)
         if not isinstance(text, str):
             text = framework_answer(output)

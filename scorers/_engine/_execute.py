@@ -6,6 +6,7 @@ a task or event-loop round trip; `error_result` stands for a run that raised.
 
 from __future__ import annotations
 
+import contextvars
 import math
 import time
 from collections.abc import Awaitable, Generator
@@ -25,13 +26,17 @@ def _needs_score_fn(scorer: ScorerSpec) -> None:
         raise ConfigError(f"scorer {scorer.id!r} has no generate_score step")
 
 
-async def score_one(scorer: ScorerSpec, run: ScorerRun) -> ScoreResult:
+async def score_one(
+    scorer: ScorerSpec, run: ScorerRun, evaluated: Any | None = None
+) -> ScoreResult:
     """Score a validated run. Every exception leaving it carries the model calls made so
-    far as ``exc.judge_calls`` (what `error_result` records)."""
+    far as ``exc.judge_calls`` (what `error_result` records). ``evaluated``: the span of
+    the run scored (default: the current one, an item's or the caller's)."""
     _needs_score_fn(scorer)
     started = time.perf_counter()
-    evaluated = current_span()  # the run's span (an item's, or the caller's)
-    with record_calls() as calls, span("scorekit.score", {"scorekit.scorer.id": scorer.id}) as sp:
+    evaluated = current_span() if evaluated is None else evaluated
+    attributes = {"scorekit.scorer.id": scorer.id}
+    with record_calls() as calls, span("scorekit.score", attributes, evaluated) as sp:
         try:
             result = await execute(scorer, run, StepResults(calls), started)
         except BaseException as exc:
@@ -41,13 +46,18 @@ async def score_one(scorer: ScorerSpec, run: ScorerRun) -> ScoreResult:
         return result
 
 
-async def score_detached(scorer: ScorerSpec, run: ScorerRun) -> ScoreResult:
+async def score_detached(
+    scorer: ScorerSpec, run: ScorerRun, caller: contextvars.Context | None = None
+) -> ScoreResult:
     """Score ``run`` as work that outlives its caller (an agent's live scorers): its model
-    calls stay out of the caller's call logs, and a failure becomes an error result."""
+    calls stay out of the caller's call logs, and a failure becomes an error result.
+    ``caller``: the caller's context when it submitted the work (its trace span is the
+    one the score is recorded on)."""
     started = time.perf_counter()
+    evaluated = None if caller is None else caller.run(current_span)
     with detached_calls():
         try:
-            return await score_one(scorer, run)
+            return await score_one(scorer, run, evaluated)
         except Exception as exc:
             return error_result(scorer.id, exc, time.perf_counter() - started)
 

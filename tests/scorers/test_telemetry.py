@@ -128,3 +128,49 @@ def test_without_a_provider_nothing_is_emitted():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "None"
+
+
+LIVE = """
+import asyncio, json
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+exporter = InMemorySpanExporter()
+provider = TracerProvider()
+provider.add_span_processor(SimpleSpanProcessor(exporter))
+trace.set_tracer_provider(provider)
+
+from evals import scored
+from scorers import create_id_context_recall_scorer
+
+@scored(scorers=[create_id_context_recall_scorer()])
+async def rag(question):
+    return {"output": "x", "context": [{"id": question, "text": "t"}]}
+
+async def main():
+    tracer = trace.get_tracer("app")
+    for question in ("d1", "d2"):
+        with tracer.start_as_current_span(f"request {question}"):
+            await rag(question)  # returns at once: the scorer runs after the span ends
+    await rag.aflush_scores()
+
+asyncio.run(main())
+spans = exporter.get_finished_spans()
+by_id = {s.context.span_id: s for s in spans}
+print(json.dumps([{"name": s.name, "parent": by_id[s.parent.span_id].name if s.parent else None,
+                   "events": [e.name for e in s.events]} for s in spans]))
+"""
+
+
+@pytest.mark.slow
+def test_live_scores_land_under_the_span_of_the_call_they_score():
+    pytest.importorskip("opentelemetry.sdk", reason="pip install opentelemetry-sdk")
+    proc = subprocess.run([sys.executable, "-c", LIVE], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    spans = json.loads(proc.stdout.strip().splitlines()[-1])
+    scores = [s for s in spans if s["name"] == "scorekit.score"]
+    # before: every live score hung under the first request's span (the service's context)
+    assert sorted(s["parent"] for s in scores) == ["request d1", "request d2"]
+    assert all("gen_ai.evaluation.result" in s["events"] for s in scores)  # callers had ended
