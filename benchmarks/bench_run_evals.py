@@ -110,6 +110,21 @@ def framework_cpu_per_item(items: list[dict], bodies: list[dict]) -> float:
     return total / len(items) - answers
 
 
+async def bare_call(litellm: Any, url: str, body: dict, priced: bool) -> Any:
+    """One of the scorers' request bodies through bare ``litellm.acompletion``."""
+    return await litellm.acompletion(
+        model="openai/bench",
+        api_base=url,
+        api_key="sk-bench",
+        messages=body["messages"],
+        response_format=body.get("response_format"),
+        temperature=body.get("temperature", 0.0),
+        num_retries=0,
+        max_retries=0,
+        **(PRICE if priced else {}),
+    )
+
+
 def litellm_cpu_per_call(url: str, bodies: list[dict], priced: bool, calls: int = 300) -> float:
     """CPU seconds per bare ``litellm.acompletion`` replaying the scorers' own requests
     (same messages and response_format): the judge client's cost, not the framework's."""
@@ -120,17 +135,7 @@ def litellm_cpu_per_call(url: str, bodies: list[dict], priced: bool, calls: int 
 
         async def one(body: dict) -> None:
             async with limiter:
-                await litellm.acompletion(
-                    model="openai/bench",
-                    api_base=url,
-                    api_key="sk-bench",
-                    messages=body["messages"],
-                    response_format=body.get("response_format"),
-                    temperature=body.get("temperature", 0.0),
-                    num_retries=0,
-                    max_retries=0,
-                    **(PRICE if priced else {}),
-                )
+                await bare_call(litellm, url, body, priced)
 
         await one(bodies[0])  # warm up
         started = time.process_time()
@@ -152,17 +157,7 @@ def bare_litellm_wall(url: str, bodies: list[dict], in_flight: int, priced: bool
 
         async def one(body: dict) -> None:
             async with limiter:
-                await litellm.acompletion(
-                    model="openai/bench",
-                    api_base=url,
-                    api_key="sk-bench",
-                    messages=body["messages"],
-                    response_format=body.get("response_format"),
-                    temperature=body.get("temperature", 0.0),
-                    num_retries=0,
-                    max_retries=0,
-                    **(PRICE if priced else {}),
-                )
+                await bare_call(litellm, url, body, priced)
 
         started = time.perf_counter()
         async with anyio.create_task_group() as tg:

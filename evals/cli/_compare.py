@@ -54,12 +54,7 @@ def run(args: argparse.Namespace) -> int:
     comparison = compare_runs(
         args.baseline, args.candidate[0], resamples=args.resamples, seed=args.seed
     )
-    unknown = sorted(set(limits) - set(comparison.scorers))
-    if unknown:
-        raise ConfigError(
-            f"--max-drop names {', '.join(unknown)}, which the two runs do not share; "
-            f"their shared scorers are: {', '.join(comparison.scorers) or 'none'}"
-        )
+    _check_limits(limits, list(comparison.scorers), "the two runs do not share")
     dropped = [
         sid for sid, limit in limits.items() if (comparison.scorers[sid].delta or 0.0) < -limit
     ]
@@ -75,18 +70,22 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_THRESHOLD if dropped else EXIT_OK
 
 
+def _check_limits(limits: dict[str, float], shared: list[str], why: str) -> None:
+    unknown = sorted(set(limits) - set(shared))
+    if unknown:
+        raise ConfigError(
+            f"--max-drop names {', '.join(unknown)}, which {why}; "
+            f"their shared scorers are: {', '.join(shared) or 'none'}"
+        )
+
+
 def _many(args: argparse.Namespace, limits: dict[str, float]) -> int:
     """A baseline and several candidates: one table per scorer; --max-drop gates each."""
     from .._results import RunsComparison, compare_runs
 
     found = compare_runs(args.baseline, *args.candidate, resamples=args.resamples, seed=args.seed)
     assert isinstance(found, RunsComparison)
-    unknown = sorted(set(limits) - set(found.scorers))
-    if unknown:
-        raise ConfigError(
-            f"--max-drop names {', '.join(unknown)}, which the runs do not all share; "
-            f"their shared scorers are: {', '.join(found.scorers) or 'none'}"
-        )
+    _check_limits(limits, list(found.scorers), "the runs do not all share")
     dropped = [
         f"{row.run}: {sid}"
         for sid, limit in limits.items()
