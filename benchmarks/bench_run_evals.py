@@ -9,6 +9,7 @@ the wall time with the ideal schedule: critical path per item × items / concurr
         [--concurrency 8 32] [--client-processes 0 4] [--repeat 3] [--unpriced]
     python benchmarks/bench_run_evals.py --versus-bare 16 --items 40 --latency 0.2 --repeat 7
     python benchmarks/bench_run_evals.py --client-cpu
+    python benchmarks/bench_run_evals.py --versus-ragas --items 64 --latency 0.2 --concurrency 8
 
 CPU per item is the client side's CPU time over the run divided by items (this process
 plus, with ``--client-processes``, the judge's helper processes). Two more
@@ -303,6 +304,47 @@ def client_cpu(bodies: list[dict], calls: int = 600, in_flight: int = 16) -> Non
         print(f"| {name} | {ms:.2f} | {ms / rows[0][1]:.2f} |")
 
 
+def versus_ragas(latency: float, n_items: int, concurrency: int, repeat: int) -> None:
+    """The Ragas facade's ``evaluate`` against ``run_evals`` with the same two metrics
+    (legacy LLMContextRecall and LLMContextPrecisionWithReference) on the same items and
+    judge, alternating; prints each round and the median ratio."""
+    from scorers.ragas import LLMContextPrecisionWithReference, LLMContextRecall, evaluate
+
+    items = make_items(n_items)
+    samples = [
+        {
+            "user_input": i["input"],
+            "reference": i["ground_truth"],
+            "retrieved_contexts": i["context"],
+        }
+        for i in items
+    ]
+    server, url = start_server(latency)
+    try:
+        judge = Judge("openai/bench", api_base=url, api_key="sk-bench", cache=False, **PRICE)
+        metrics = [LLMContextRecall(llm=judge), LLMContextPrecisionWithReference(llm=judge)]
+        evaluate(samples[:4], metrics=metrics, show_progress=False)  # warm up
+        rounds = []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            evaluate(samples, metrics=metrics, concurrency=concurrency, show_progress=False)
+            facade = time.perf_counter() - started
+            started = time.perf_counter()
+            run_evals(items, metrics, concurrency=concurrency, progress=False)
+            rounds.append((facade, time.perf_counter() - started))
+    finally:
+        server.kill()
+    print(
+        f"{n_items} samples, recall + precision, {latency:g} s per call, concurrency {concurrency}\n"
+    )
+    print("| round | evaluate s | run_evals s | ratio |")
+    print("|---:|---:|---:|---:|")
+    for i, (facade, ours) in enumerate(rounds, 1):
+        print(f"| {i} | {facade:.2f} | {ours:.2f} | {facade / ours:.3f} |")
+    ratios = sorted(f / o for f, o in rounds)
+    print(f"\nmedian ratio {ratios[len(ratios) // 2]:.3f}")
+
+
 def helper_cpu(judge: Judge) -> float:
     """CPU seconds used so far by the judge's helper processes (Linux /proc; 0 without)."""
     total = 0.0
@@ -403,7 +445,16 @@ def main() -> None:
         help="only measure the CPU per call of litellm, litellm with lean settings, the "
         "OpenAI SDK and bare httpx on the scorers' requests",
     )
+    parser.add_argument(
+        "--versus-ragas",
+        action="store_true",
+        help="only compare the Ragas facade's evaluate with run_evals (same metrics, items, "
+        "judge; use with --items 64 --latency 0.2 --concurrency 8)",
+    )
     args = parser.parse_args()
+    if args.versus_ragas:
+        versus_ragas(args.latency[0], args.items, args.concurrency[0], args.repeat)
+        return
     if args.client_cpu:
         client_cpu(captured_requests(make_items(8)))
         return
