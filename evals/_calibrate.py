@@ -136,7 +136,8 @@ def agreement(
     return metrics, ci, confusion
 
 
-def _rows(data: str | os.PathLike[str] | Iterable[Any]) -> list[dict[str, Any]]:
+def calibration_rows(data: str | os.PathLike[str] | Iterable[Any]) -> list[dict[str, Any]]:
+    """The labelled rows of a calibration set: a .jsonl or .json file, or dicts."""
     if isinstance(data, (str, os.PathLike)):
         path = Path(data)
         if not path.is_file():
@@ -216,7 +217,7 @@ async def acalibrate(
     if partial_as not in _CLAIM_LABELS:
         raise ConfigError("partial_as must be 'supported' or 'not_supported'")
     resamples = integer("resamples", resamples)
-    rows = _rows(data)
+    rows = calibration_rows(data)
     if not rows:
         raise DatasetError("calibration data holds no rows")
     cases = [_as_run(row, number, partial_as) for number, row in enumerate(rows, start=1)]

@@ -46,7 +46,7 @@ def add(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._calibrate import _rows, calibrate, calibration_table
+    from .._calibrate import calibrate, calibration_rows, calibration_table
 
     models = args.model or (
         [os.environ["SCOREKIT_MODEL"]] if os.environ.get("SCOREKIT_MODEL") else []
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("calibrate needs a judge model: pass --model or set SCOREKIT_MODEL")
     if args.limit is not None and args.limit < 1:
         raise ConfigError(f"--limit must be an integer >= 1; got {args.limit}")
-    rows = _rows(args.data)[: args.limit]
+    rows = calibration_rows(args.data)[: args.limit]
     results = []
     for model in models:
         args.model, args.client_processes = model, 0
