@@ -156,7 +156,13 @@ class EvalResult(BaseModel):
         return item_status(item, scorer_id, self.header)
 
     def errors(self) -> list[ErrorRecord]:
-        """Every failure of the run (see `ErrorRecord`), in item order."""
+        """Every failure of the run (see `ErrorRecord`), in item order (a run that kept
+        no item reads its results file only when the summary counts a failure)."""
+        clean = not self.summary.item_errors and not any(
+            s.n_error for s in self.summary.scorers.values()
+        )
+        if clean and not self.items_kept:
+            return []
         return run_errors(self.iter_items())
 
     def table(self) -> str:

@@ -221,3 +221,13 @@ def test_summaries_do_not_depend_on_the_order_items_finish_in():
     for sid in ids:
         a, b = forward.scorers[sid], backward.scorers[sid]
         assert (a.mean, a.ci_low, a.ci_high) == (b.mean, b.ci_low, b.ci_high)
+
+
+def test_a_clean_run_that_kept_no_item_does_not_read_its_file_for_errors(tmp_path):
+    out = tmp_path / "r.jsonl"
+    result = run_evals(rows(5), scorers(), results_path=out, keep_items=False, progress="none")
+    line = json.loads("{" + item_lines(out)[0][len('{"$compact":1,') :])
+    line["error"] = {"phase": "target", "message": "planted after the run"}
+    out.write_text('{"$compact":1,' + json.dumps(line, separators=(",", ":"))[1:] + "\n")
+    assert result.errors() == []  # the summary counts no failure: the file is not read
+    assert any(r.error for r in result.iter_items())  # (reading it would have found one)
