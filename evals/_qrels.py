@@ -16,8 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from scorers import ConfigError, Judge, ScorerRun, retrieved_chunks
-from scorers._runtime import Job, Scored, integer, qrels_scorer, run_sync, score_many
+from scorers import ConfigError, Judge, ScorerRun, create_relevance_scorer, retrieved_chunks
+from scorers._runtime import Job, Scored, integer, run_sync, score_many
 
 from ._data import EvalItem, load_dataset
 from ._progress import Progress
@@ -118,7 +118,10 @@ async def ajudge_qrels(
     ]
     try:
         await score_many(
-            {"qrels": qrels_scorer(judge, graded)}, jobs, keep, concurrency=concurrency
+            {"qrels": create_relevance_scorer(judge, {"graded": graded})},
+            jobs,
+            keep,
+            concurrency=concurrency,
         )
     finally:
         bar.close()

@@ -46,6 +46,7 @@ from ._prebuilt._precision import (
     create_context_precision_scorer,
     create_context_utilization_scorer,
 )
+from ._prebuilt._qrels import create_relevance_scorer
 from ._prebuilt._ranking import average_precision
 from ._prebuilt._recall import ContextRecallOptions, create_context_recall_scorer
 from ._prebuilt._similarity import (
@@ -123,6 +124,7 @@ __all__ = [
     "create_non_llm_context_precision_scorer",
     "create_non_llm_context_recall_scorer",
     "create_ranking_scorer",
+    "create_relevance_scorer",
     "create_scorer",
     "default_cache_dir",
     "evaluate_ranking",

@@ -1,7 +1,7 @@
 """The runtime `evals` builds on: the one private `scorers` module it imports.
 
 Everything else `evals` uses is public `scorers` API. Kept here: the engine's entry
-(`score_many` with its `Job` and `Scored`, `score_detached`, the `qrels_scorer` it runs),
+(`score_many` with its `Job` and `Scored`, `score_detached`),
 running async code from sync callers, the checks of numeric options, the dataset item, an exception's text,
 GC pausing for validation, whole-file writes, litellm's import cost, and the rule judge
 that stands in for a model in estimates and the fakes.
@@ -14,7 +14,6 @@ from ._checks import finite, integer, positive
 from ._engine import Job, Scored, score_detached, score_many
 from ._engine._gc import paused_gc
 from ._model import _litellm
-from ._prebuilt._qrels import qrels_scorer
 from ._prebuilt._rule_judge import rule_answer, supports
 from ._reading import exception_text
 from ._sync import run_sync
@@ -41,7 +40,6 @@ __all__ = [
     "normalized_words",
     "paused_gc",
     "positive",
-    "qrels_scorer",
     "rule_answer",
     "run_sync",
     "score_detached",

@@ -8,13 +8,15 @@ before, and the other way round); graded ones ask for a 0-3 grade.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from .._errors import ConfigError
 from .._fences import fence
 from .._messages import question_text
-from .._model._judge import Judge
+from .._model._judge import Judge, as_judge
 from .._pipeline import Scorer, create_scorer
 from .._steps import PromptStep, StepResults
 from .._types import ScorerRun
@@ -59,9 +61,31 @@ def _grade(run: ScorerRun, results: StepResults) -> float:
     return 1.0 if value.verdicts[0].verdict == "yes" else 0.0
 
 
-def qrels_scorer(judge: Judge, graded: bool) -> Scorer:
-    """A scorer of runs holding one question (``input``, ``ground_truth``) and one chunk
-    (``context[0]``): score = the grade (0/1, or 0-3 with ``graded``; ``scale`` 3)."""
+def create_relevance_scorer(model: Judge | str, options: Mapping[str, Any] | None = None) -> Scorer:
+    """The relevance of one retrieved chunk to a question, by the judge: what
+    `evals.judge_qrels` asks for every (query, document) pair, as a scorer of its own.
+
+    A run holds the question (``input``, with its ``ground_truth``) and one chunk
+    (``context[0]``). Binary (the default): context precision's per-chunk verdict, so
+    the judge's cache answers pairs either one asked before; score 1 or 0. With
+    ``{"graded": True}``: a 0-3 grade (3 states the answer, 2 holds part of it, 1 on
+    topic, 0 unrelated); score = the grade (``scale`` 3).
+
+    Args:
+        model: A `Judge` or a litellm model string.
+        options: ``{"graded": bool}``.
+
+    Returns:
+        A `Scorer` with id ``judge_qrels``.
+
+    Raises:
+        ConfigError: For an unknown option.
+    """
+    unknown = sorted(set(options or {}) - {"graded"})
+    if unknown:
+        raise ConfigError(f"create_relevance_scorer takes the option 'graded'; got {unknown}")
+    graded = bool((options or {}).get("graded", False))
+    judge = as_judge(model)
     step: PromptStep[Any]
     if graded:
         step = PromptStep("A 0-3 usefulness grade", GradedVerdict, _graded_prompt)

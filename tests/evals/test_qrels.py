@@ -93,3 +93,26 @@ def test_cli_writes_a_trec_qrels_file(tmp_path: Path, capsys, monkeypatch):
     assert code == 0
     assert "3 (item, chunk) pairs: 3 judged, 0 from the cache, 0 failed" in capsys.readouterr().out
     assert load_qrels(out) == {"q1": {"d1": 1.0, "d2": 0.0}, "q2": {"d2": 1.0}}
+
+
+def test_the_relevance_judgement_is_a_public_scorer():
+    import pytest
+
+    from evals.testing import FakeLLMServer
+    from scorers import ConfigError, create_relevance_scorer
+
+    with FakeLLMServer() as server:
+        binary = create_relevance_scorer(server.judge())
+        graded = create_relevance_scorer(server.judge(), {"graded": True})
+        run = {
+            "input": "Where was Einstein born?",
+            "ground_truth": "Einstein was born in Ulm.",
+            "context": ["Einstein was born in Ulm in 1879."],
+        }
+        assert binary.id == "judge_qrels" and binary.run(run).score == 1.0
+        server.script({"grade": 2, "reason": "holds part of the answer"})
+        assert graded.scale == 3.0 and graded.run(run).score == 2.0
+        off_topic = {**run, "context": ["The Rhine flows into the North Sea."]}
+        assert binary.run(off_topic).score == 0.0
+    with pytest.raises(ConfigError, match="takes the option 'graded'"):
+        create_relevance_scorer("openai/x", {"grade": True})
