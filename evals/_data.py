@@ -11,10 +11,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from scorers import DatasetError
-from scorers._runtime import EvalItem, paused_gc
+from scorers._runtime import paused_gc
 from scorers.ragas import ROW_FIELDS, normalize_row
 
 from ._files import csv_rows, json_rows, jsonl_rows, parquet_rows, too_deep
+from ._item import EvalItem
 from ._storable import check_depth, check_row, storable
 
 __all__ = ["EvalItem", "load_dataset"]

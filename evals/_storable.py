@@ -14,9 +14,9 @@ from operator import attrgetter
 from typing import Any
 
 from scorers import DatasetError
-from scorers._runtime import EvalItem
 
 from ._files import MAX_DEPTH, too_deep
+from ._item import EvalItem
 
 _TEXT, _ID, _METADATA = attrgetter("text"), attrgetter("id"), attrgetter("metadata")
 

@@ -4,6 +4,7 @@ Everything public is re-exported here; the modules behind it are private.
 """
 
 from ._catalog import scorer_by_id, scorer_ids
+from ._chunks import ContextList, ItemId, ReferenceIds, ReferenceTexts, Text
 from ._context import (
     ContextExtractor,
     ContextOptions,
@@ -80,11 +81,13 @@ __all__ = [
     "Completion",
     "ConfigError",
     "ContextExtractor",
+    "ContextList",
     "ContextOptions",
     "ContextPrecisionOptions",
     "ContextRecallOptions",
     "DatasetError",
     "IDContextOptions",
+    "ItemId",
     "Judge",
     "JudgeAPIError",
     "JudgeAuthError",
@@ -102,6 +105,8 @@ __all__ = [
     "RankingComparison",
     "RankingEvaluation",
     "Reading",
+    "ReferenceIds",
+    "ReferenceTexts",
     "ScaleOptions",
     "ScoreResult",
     "ScorekitError",
@@ -109,6 +114,7 @@ __all__ = [
     "ScorerRun",
     "ScriptedTransport",
     "StepResults",
+    "Text",
     "ToolCall",
     "ToolResult",
     "Transport",

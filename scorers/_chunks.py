@@ -246,6 +246,13 @@ def _grade(key: Any, grade: Any) -> float:
     return float(grade)
 
 
+def _item_id(value: Any) -> Any:
+    return "" if value is None else id_string(value)
+
+
+ItemId = Annotated[str, BeforeValidator(_item_id)]
+"""An item's id: a string, a number as its text (``1`` and ``1.0`` as ``"1"``), None as
+``""`` (then the row number)."""
 ContextList = Annotated[list[Chunk] | None, BeforeValidator(_coerce_context)]
 """Retrieved chunks; str / dict / `Chunk` items accepted."""
 ReferenceTexts = Annotated[list[str] | None, BeforeValidator(_coerce_reference_texts)]

@@ -2,7 +2,7 @@
 
 Everything else `evals` uses is public `scorers` API. Kept here: the engine's entry
 (`score_many` with its `Job` and `Scored`, `score_detached`),
-running async code from sync callers, the checks of numeric options, the dataset item, an exception's text,
+running async code from sync callers, the checks of numeric options, an exception's text,
 GC pausing for validation, whole-file writes, litellm's import cost, and the rule judge
 that stands in for a model in estimates and the fakes.
 """
@@ -18,7 +18,6 @@ from ._prebuilt._rule_judge import rule_answer, supports
 from ._reading import exception_text
 from ._sync import run_sync
 from ._text import normalized_words
-from ._types import EvalItem
 from ._types import _json_fallback as json_fallback
 
 
@@ -29,7 +28,6 @@ def litellm_import() -> _litellm.ImportState:
 
 
 __all__ = [
-    "EvalItem",
     "Job",
     "Scored",
     "exception_text",

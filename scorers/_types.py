@@ -21,7 +21,6 @@ from ._chunks import (
     ReferenceIds,
     ReferenceTexts,
     Text,
-    id_string,
     to_chunks,
 )
 
@@ -29,7 +28,6 @@ __all__ = [
     "AgentOutput",
     "Chunk",
     "ContextList",
-    "EvalItem",
     "JudgeCall",
     "ReferenceIds",
     "ReferenceTexts",
@@ -105,40 +103,6 @@ class ScorerRun(BaseModel):
         """A cache for values that several scorers of this run compute alike (the
         similarity matrix of its chunks and references); dropped with the run."""
         return self._memo
-
-
-class EvalItem(BaseModel):
-    """One labelled item.
-
-    Attributes:
-        id: Unique id; defaults to the row number (``"1"``, ``"2"``, ...).
-        input: What the target receives (a question, or a message history).
-        ground_truth: Reference answer (``groundTruth`` accepted).
-        reference_contexts: Gold passages as text.
-        reference_context_ids: Gold passage ids: a list, or a dict id -> grade.
-        output: Precomputed response, used when there is no target.
-        context: Precomputed retrieved chunks, used when the target does not return any.
-        claims: Reference claims written by a person; context recall judges them
-            instead of extracting claims from the ground truth.
-        metadata: Anything else; carried through to results.
-    """
-
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
-
-    id: str = ""
-    input: Any
-    ground_truth: Text | None = Field(default=None, alias="groundTruth")
-    reference_contexts: ReferenceTexts = None
-    reference_context_ids: ReferenceIds = None
-    output: Any = None
-    context: ContextList = None
-    claims: list[Text] | None = None
-    metadata: dict[str, Any] = Field(default_factory=dict)
-
-    @field_validator("id", mode="before")
-    @classmethod
-    def _id_as_string(cls, value: Any) -> Any:
-        return "" if value is None else id_string(value)
 
 
 class JudgeCall(BaseModel):
