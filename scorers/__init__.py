@@ -61,7 +61,7 @@ from ._ranking._evaluate import RankingEvaluation, evaluate_ranking
 from ._ranking._trec import load_qrels, load_run, write_qrels
 from ._reading import MAX_CHUNKS, Reading, read_result, retrieved_chunks
 from ._reading import result_text as final_text
-from ._significance import PairedTest, holm, paired_test
+from ._significance import PairedTest, holm, mean_ci, paired_test, t_critical_95
 from ._steps import NotScorable, PromptStep, StepResults, not_scorable
 from ._types import AgentOutput, Chunk, JudgeCall, ScoreResult, ScorerRun
 
@@ -143,6 +143,7 @@ __all__ = [
     "list_context_extractors",
     "load_qrels",
     "load_run",
+    "mean_ci",
     "not_scorable",
     "paired_test",
     "read_result",
@@ -152,6 +153,7 @@ __all__ = [
     "scorer_by_id",
     "scorer_ids",
     "similarity_matrix",
+    "t_critical_95",
     "tool_results",
     "tool_results_extractor",
     "write_qrels",

@@ -11,13 +11,15 @@
 - `_eval_result`: `EvalResult`, `read_results`, `compare_runs` on top of them all.
 """
 
+from scorers import mean_ci
+
 from ._comparison import RunComparison, ScorerDelta, compare_items
 from ._eval_result import EvalResult, compare_runs, read_results
 from ._gate import Gate, gates, item_status
 from ._header import RunHeader, ScorerDefinition
 from ._items import ErrorRecord, ItemError, ItemResult, TargetResult, run_errors
 from ._many_runs import RunRow, RunsComparison
-from ._stats import CallTotals, RunSummary, ScorerSummary, format_table, mean_ci
+from ._stats import CallTotals, RunSummary, ScorerSummary, format_table
 from ._summary import summarize
 
 __all__ = [

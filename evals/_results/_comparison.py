@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
+from scorers import mean_ci
+
 from ._gate import Gate
-from ._stats import fmt, mean_ci
+from ._stats import fmt
 
 if TYPE_CHECKING:
     from ._items import ItemResult

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
+from scorers import mean_ci
+
 from ._comparison import RunComparison, compare_items
-from ._stats import fmt, mean_ci
+from ._stats import fmt
 
 if TYPE_CHECKING:
     from ._items import ItemResult

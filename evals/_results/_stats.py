@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import html
-import math
-import operator
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -12,41 +10,6 @@ from pydantic import BaseModel, Field
 
 if TYPE_CHECKING:
     from scorers import JudgeCall
-
-
-# two-sided 95% Student t critical values for 1..30 degrees of freedom
-_T95 = (
-    12.706,
-    4.303,
-    3.182,
-    2.776,
-    2.571,
-    2.447,
-    2.365,
-    2.306,
-    2.262,
-    2.228,
-    2.201,
-    2.179,
-    2.160,
-    2.145,
-    2.131,
-    2.120,
-    2.110,
-    2.101,
-    2.093,
-    2.086,
-    2.080,
-    2.074,
-    2.069,
-    2.064,
-    2.060,
-    2.056,
-    2.052,
-    2.048,
-    2.045,
-    2.042,
-)
 
 
 def two_level_ci(
@@ -74,42 +37,6 @@ def two_level_ci(
         means[start : start + size] = values.mean(axis=1)
     low, high = np.percentile(means, [2.5, 97.5])
     return float(low), float(high)
-
-
-def t_critical_95(df: int) -> float:
-    """The two-sided 95% Student t quantile (Cornish-Fisher beyond 30 degrees of freedom)."""
-    if df < 1:
-        raise ValueError("degrees of freedom must be >= 1")
-    if df <= len(_T95):
-        return _T95[df - 1]
-    z = 1.959964
-    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
-
-
-def mean_ci(
-    values: Sequence[float], bounds: tuple[float, float] | None = None
-) -> tuple[float | None, float | None, float | None]:
-    """Mean and 95% Student-t interval of ``values`` (None where undefined).
-
-    Args:
-        values: The observations.
-        bounds: The range the values (hence their mean) cannot leave, e.g. ``(0, scale)``
-            for scores; the interval is cut to it. That cannot lower its coverage: the
-            true mean lies inside the bounds.
-    """
-    n = len(values)
-    if n == 0:
-        return None, None, None
-    mean = math.fsum(values) / n
-    if n == 1:
-        return mean, None, None
-    deviations = [v - mean for v in values]
-    variance = math.fsum(map(operator.mul, deviations, deviations)) / (n - 1)
-    half = t_critical_95(n - 1) * math.sqrt(variance / n)
-    low, high = mean - half, mean + half
-    if bounds is not None:
-        low, high = max(low, bounds[0]), min(high, bounds[1])
-    return mean, low, high
 
 
 class CallTotals(BaseModel):

@@ -8,10 +8,10 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from scorers import ScoreResult
+from scorers import ScoreResult, mean_ci
 
 from ._items import ItemResult
-from ._stats import CallTotals, RunSummary, ScorerSummary, mean_ci, two_level_ci
+from ._stats import CallTotals, RunSummary, ScorerSummary, two_level_ci
 
 
 class _Column:

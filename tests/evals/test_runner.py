@@ -89,9 +89,18 @@ def test_exact_means_summary_and_hook(fake_llm_server: FakeLLMServer):
 
 def test_mean_ci_is_a_student_t_interval():
     mean, low, high = mean_ci([0.0, 1.0, 1.0, 0.0])
-    half = 3.182 * (1 / 3) ** 0.5 / 2
+    half = 3.182446 * (1 / 3) ** 0.5 / 2  # t(0.975, 3 degrees of freedom)
     assert (mean, low, high) == (0.5, pytest.approx(0.5 - half), pytest.approx(0.5 + half))
     assert mean_ci([0.7]) == (0.7, None, None) and mean_ci([]) == (None, None, None)
+
+
+def test_the_one_t_quantile_is_scipys_to_the_sixth_decimal():
+    from scipy import stats
+
+    from scorers import t_critical_95
+
+    for df in [*range(1, 200), 500, 10_000]:
+        assert t_critical_95(df) == pytest.approx(float(stats.t.ppf(0.975, df)), abs=6e-7)
 
 
 def test_a_scorers_interval_stays_inside_zero_to_scale():
