@@ -12,7 +12,7 @@ from ._completion import ModelRequest
 from ._limits import Budget, current_budget, current_ledger
 from ._listing import listed_price
 from ._litellm import import_litellm
-from ._retry import Attempts, count_prompt_tokens
+from ._retry import Attempts, count_prompt_tokens, count_tokens_unloaded
 
 
 def price_per_token(model: str, declared: Mapping[str, Any]) -> tuple[float, float] | None:
@@ -109,7 +109,10 @@ def reserve(
             model=request.model,
         )
     completion_tokens = int(max_tokens or 512)
-    estimate = count_prompt_tokens(request) * price[0] + completion_tokens * price[1]
+    # before the first request litellm may not be loaded: count without importing it
+    # (seconds, on the event loop, inside the item's timeout)
+    prompt_tokens = count_tokens_unloaded(request)
+    estimate = prompt_tokens * price[0] + completion_tokens * price[1]
     if not budget.reserve(estimate):
         raise BudgetExceededError(
             f"max_cost ${budget.max_cost:g} reached: ${budget.spent:.4f} spent, "

@@ -462,3 +462,20 @@ def test_litellms_import_is_not_charged_to_the_first_calls(tmp_path):
     errors, counted, received = map(int, proc.stdout.split())
     assert errors == 0  # before: the first items timed out while litellm imported
     assert counted == received == 8  # before: requests counted that were never sent
+
+
+@pytest.mark.slow
+def test_litellms_import_is_not_charged_to_the_first_call_under_a_budget(tmp_path):
+    script = tmp_path / "fresh_budget.py"
+    script.write_text(
+        FRESH.replace('Judge("openai/fake"', 'Judge("openai/gpt-4o-mini"').replace(
+            "progress=False)", "progress=False, max_cost=1.0)"
+        )
+    )  # a budget prices and counts the first request before it leaves: no import there
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    errors, counted, received = map(int, proc.stdout.split())
+    assert errors == 0  # before: the first item timed out while the budget imported litellm
+    assert counted == received == 8
