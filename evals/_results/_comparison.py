@@ -13,6 +13,7 @@ from scorers import mean_ci
 
 from ._gate import Gate
 from ._stats import fmt
+from ._summary import recorded_scale
 
 if TYPE_CHECKING:
     from ._items import ItemResult
@@ -195,9 +196,7 @@ def compare_items(
         if pairs:
             delta.baseline_mean = math.fsum(b for b, _ in pairs) / len(pairs)
             delta.candidate_mean = math.fsum(c for _, c in pairs) / len(pairs)
-            scale = next(
-                ((r.scales or {}).get(sid, 1.0) for r in baseline if sid in r.scorer_results), 1.0
-            )
+            scale = recorded_scale(baseline, sid)
             delta.delta, delta.ci_low, delta.ci_high = mean_ci(
                 [c - b for b, c in pairs], (-scale, scale)
             )

@@ -16,6 +16,7 @@ from scorers import mean_ci
 
 from ._comparison import RunComparison, compare_items
 from ._stats import fmt
+from ._summary import recorded_scale
 
 if TYPE_CHECKING:
     from ._items import ItemResult
@@ -200,8 +201,7 @@ def _row(name: str, items: Sequence[ItemResult], sid: str) -> RunRow:
         for r in items
         if sid in r.scorer_results and r.scorer_results[sid].status == "scored"
     ]
-    scale = next(((r.scales or {}).get(sid, 1.0) for r in items if sid in r.scorer_results), 1.0)
-    mean, low, high = mean_ci(scores, (0.0, scale))
+    mean, low, high = mean_ci(scores, (0.0, recorded_scale(items, sid)))
     return RunRow(run=name, mean=mean, ci_low=low, ci_high=high, n=len(scores))
 
 

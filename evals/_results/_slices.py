@@ -44,14 +44,29 @@ def summaries_by(
 ) -> dict[str, RunSummary]:
     """Per group of ``key``, the summary of its items (means, 95% CIs, counts), groups
     in order (numbers by value, then text, the missing last)."""
-    builders: dict[str, SummaryBuilder] = {}
+    return slicings(items, [key], scorer_ids, scales)[key]
+
+
+def slicings(
+    items: Iterable[ItemResult],
+    keys: Sequence[str],
+    scorer_ids: Sequence[str],
+    scales: Mapping[str, float] | None = None,
+) -> dict[str, dict[str, RunSummary]]:
+    """`summaries_by` for several keys, in one pass over ``items`` (a results file is
+    read once)."""
+    builders: dict[str, dict[str, SummaryBuilder]] = {key: {} for key in keys}
     for item in items:
-        group = group_of(item, key)
-        builder = builders.get(group)
-        if builder is None:
-            builder = builders[group] = SummaryBuilder(scorer_ids, scales)
-        builder.add(item)
-    return {group: builders[group].finish(0.0) for group in sorted(builders, key=_order)}
+        for key, groups in builders.items():
+            group = group_of(item, key)
+            builder = groups.get(group)
+            if builder is None:
+                builder = groups[group] = SummaryBuilder(scorer_ids, scales)
+            builder.add(item)
+    return {
+        key: {group: groups[group].finish(0.0) for group in sorted(groups, key=_order)}
+        for key, groups in builders.items()
+    }
 
 
 def slice_table(key: str, groups: Mapping[str, RunSummary]) -> str:
@@ -101,7 +116,7 @@ def report_slices(
         for key, values in keys.items()
         if key not in other and 2 <= len(values) <= REPORT_GROUPS
     ]
-    return {key: summaries_by(items, key, scorer_ids) for key in wanted}
+    return slicings(items, wanted, scorer_ids)
 
 
 def slices_html(slices: Mapping[str, Mapping[str, RunSummary]]) -> str:
@@ -161,5 +176,6 @@ __all__ = [
     "slice_table",
     "slices_html",
     "slices_json",
+    "slicings",
     "summaries_by",
 ]

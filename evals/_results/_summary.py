@@ -94,10 +94,8 @@ class SummaryBuilder:
         if item.other_calls and old is not EVERYTHING:
             for call in item.other_calls:
                 self._other.add(call)
-        if self.scales is None and item.scales is not None:
-            self._recorded = self._recorded or {}
-            for sid in item.scorer_results:
-                self._recorded.setdefault(sid, item.scales.get(sid, 1.0))
+        if self.scales is None:
+            self._recorded = note_scales(self._recorded, item)
         columns = self._columns
         for sid, result in item.scorer_results.items():
             column = columns.get(sid)
@@ -164,8 +162,24 @@ def recorded_scales(items: Sequence[ItemResult]) -> dict[str, float] | None:
     None when no item recorded any (a file written before scales were kept)."""
     found: dict[str, float] | None = None
     for item in items:
-        if item.scales is not None:
-            found = found or {}
-            for sid in item.scorer_results:
-                found.setdefault(sid, item.scales.get(sid, 1.0))
+        found = note_scales(found, item)
     return found
+
+
+def note_scales(found: dict[str, float] | None, item: ItemResult) -> dict[str, float] | None:
+    """``found`` with the scales ``item`` recorded (the first recorded per scorer wins;
+    1 where not listed); ``found`` as it is when the item recorded none."""
+    if item.scales is None:
+        return found
+    found = {} if found is None else found
+    for sid in item.scorer_results:
+        found.setdefault(sid, item.scales.get(sid, 1.0))
+    return found
+
+
+def recorded_scale(items: Sequence[ItemResult], scorer_id: str) -> float:
+    """The scale the first item scored by ``scorer_id`` recorded for it (1 by default)."""
+    return next(
+        ((r.scales or {}).get(scorer_id, 1.0) for r in items if scorer_id in r.scorer_results),
+        1.0,
+    )

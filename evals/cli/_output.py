@@ -91,11 +91,11 @@ def print_run(
 ) -> int:
     """Print a finished run as a table (errors on stderr) or as JSON, with its slices by
     each metadata key in ``by``; the exit code."""
-    from .._results._slices import slice_table, slices_json
+    from .._results._slices import slice_table, slices_json, slicings
 
     out = sys.stdout if out is None else out
     errors = result.errors()
-    slices = {key: result.summary_by(key) for key in by}
+    slices = slicings(result.iter_items(), by, list(result.summary.scorers)) if by else {}
     if fmt == "json":
         report = {
             "scores": result.scores,

@@ -9,8 +9,7 @@ import sys
 
 import pytest
 
-TRACED = """
-import json
+SETUP = """
 from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -20,7 +19,13 @@ exporter = InMemorySpanExporter()
 provider = TracerProvider()
 provider.add_span_processor(SimpleSpanProcessor(exporter))
 trace.set_tracer_provider(provider)
+"""
+"""A tracer provider exporting to memory (a provider is process-global: each script
+runs in its own interpreter)."""
 
+TRACED = """
+import json
+{SETUP}
 from evals import run_evals
 from evals.testing import FakeLLMServer
 from scorers import create_context_recall_scorer, create_id_context_recall_scorer
@@ -39,7 +44,7 @@ print(json.dumps([{"name": s.name, "parent": by_id[s.parent.span_id].name if s.p
                    "evaluations": [dict(e.attributes) for e in s.events
                                    if e.name == "gen_ai.evaluation.result"]}
                   for s in spans], default=str))
-"""
+""".replace("{SETUP}", SETUP)
 
 
 @pytest.mark.slow
@@ -80,16 +85,7 @@ def test_runs_items_scorers_and_judge_calls_are_spans():
 UNDER_A_CALLER = """
 import json, os
 os.environ["OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"] = "true"
-from opentelemetry import trace
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-
-exporter = InMemorySpanExporter()
-provider = TracerProvider()
-provider.add_span_processor(SimpleSpanProcessor(exporter))
-trace.set_tracer_provider(provider)
-
+{SETUP}
 from evals.testing import FakeLLMServer
 from scorers import create_context_recall_scorer
 
@@ -102,7 +98,7 @@ mine = next(s for s in spans if s.name == "my rag call")
 chat = next(s for s in spans if s.name.startswith("chat "))
 print(json.dumps({"events": [dict(e.attributes) for e in mine.events],
                   "chat": dict(chat.attributes)}, default=str))
-"""
+""".replace("{SETUP}", SETUP)
 
 
 @pytest.mark.slow
@@ -132,16 +128,7 @@ def test_without_a_provider_nothing_is_emitted():
 
 LIVE = """
 import asyncio, json
-from opentelemetry import trace
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-
-exporter = InMemorySpanExporter()
-provider = TracerProvider()
-provider.add_span_processor(SimpleSpanProcessor(exporter))
-trace.set_tracer_provider(provider)
-
+{SETUP}
 from evals import scored
 from scorers import create_id_context_recall_scorer
 
@@ -161,7 +148,7 @@ spans = exporter.get_finished_spans()
 by_id = {s.context.span_id: s for s in spans}
 print(json.dumps([{"name": s.name, "parent": by_id[s.parent.span_id].name if s.parent else None,
                    "events": [e.name for e in s.events]} for s in spans]))
-"""
+""".replace("{SETUP}", SETUP)
 
 
 @pytest.mark.slow
