@@ -58,6 +58,17 @@ _EXPORTS: dict[str, str] = {
     "Gate": "._results",
     "RunHeader": "._results",
     "ScorerDefinition": "._results",
+    "DroppedCandidate": "._synthesis",
+    "SynthesisResult": "._synthesis",
+    "SynthesisSummary": "._synthesis",
+    "SynthesizedRow": "._synthesis",
+    "asynthesize": "._synthesis",
+    "read_corpus": "._synthesis",
+    "synthesize": "._synthesis",
+    "SYNTHESIS_GATES": "._synthesis",
+    "SynthesisEstimate": "._synthesis",
+    "aestimate_synthesis": "._synthesis",
+    "estimate_synthesis": "._synthesis",
 }
 
 if TYPE_CHECKING:
@@ -95,6 +106,19 @@ if TYPE_CHECKING:
     )
     from ._runner import IgnoredColumnsWarning, ItemFailedError, arun_evals, run_evals
     from ._shards import merge_results
+    from ._synthesis import (
+        SYNTHESIS_GATES,
+        DroppedCandidate,
+        SynthesisEstimate,
+        SynthesisResult,
+        SynthesisSummary,
+        SynthesizedRow,
+        aestimate_synthesis,
+        asynthesize,
+        estimate_synthesis,
+        read_corpus,
+        synthesize,
+    )
     from ._targets import TargetOutput
 
 
@@ -102,11 +126,13 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 
 __all__ = [
+    "SYNTHESIS_GATES",
     "Agent",
     "AgentOutput",
     "Calibration",
     "CallTotals",
     "DatasetError",
+    "DroppedCandidate",
     "ErrorRecord",
     "EvalItem",
     "EvalResult",
@@ -131,22 +157,31 @@ __all__ = [
     "ScorerDelta",
     "ScorerSummary",
     "SqliteScoreStore",
+    "SynthesisEstimate",
+    "SynthesisResult",
+    "SynthesisSummary",
+    "SynthesizedRow",
     "TargetOutput",
     "TargetResult",
     "Tool",
     "acalibrate",
+    "aestimate_synthesis",
     "ajudge_qrels",
     "arun_evals",
+    "asynthesize",
     "calibrate",
     "calibration_table",
     "compare_runs",
     "estimate_run",
+    "estimate_synthesis",
     "judge_qrels",
     "load_dataset",
     "mean_ci",
     "merge_results",
+    "read_corpus",
     "read_results",
     "run_evals",
     "scored",
     "summarize",
+    "synthesize",
 ]

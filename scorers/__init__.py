@@ -56,6 +56,12 @@ from ._prebuilt._similarity import (
     create_non_llm_context_recall_scorer,
 )
 from ._prebuilt._similarity_math import MEASURES, similarity_matrix
+from ._prebuilt._synthesis import (
+    LabelVerdict,
+    WrittenQuestion,
+    create_label_check_scorer,
+    create_question_writer,
+)
 from ._ranking._compare import RankingComparison, compare_rankings
 from ._ranking._evaluate import RankingEvaluation, evaluate_ranking
 from ._ranking._trec import load_qrels, load_run, write_qrels
@@ -96,6 +102,7 @@ __all__ = [
     "JudgeError",
     "JudgeOutputError",
     "JudgeSetupError",
+    "LabelVerdict",
     "LiteLLMTransport",
     "ModelRequest",
     "NonLLMContextOptions",
@@ -120,6 +127,7 @@ __all__ = [
     "Transport",
     "TransportError",
     "UnreadableOutputError",
+    "WrittenQuestion",
     "average_precision",
     "compare_rankings",
     "create_context_precision_scorer",
@@ -127,8 +135,10 @@ __all__ = [
     "create_context_utilization_scorer",
     "create_id_context_precision_scorer",
     "create_id_context_recall_scorer",
+    "create_label_check_scorer",
     "create_non_llm_context_precision_scorer",
     "create_non_llm_context_recall_scorer",
+    "create_question_writer",
     "create_ranking_scorer",
     "create_relevance_scorer",
     "create_scorer",

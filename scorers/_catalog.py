@@ -9,7 +9,7 @@ from ._model._judge import Judge
 from ._pipeline import Scorer
 
 # importing the scorer modules registers their factories
-from ._prebuilt import _ids, _precision, _recall, _similarity  # noqa: F401
+from ._prebuilt import _ids, _precision, _recall, _similarity, _synthesis  # noqa: F401
 from ._prebuilt._ids import create_ranking_scorer
 from ._prebuilt._ranking import RANKING_METRICS, ranking_metric
 from ._prebuilt._registry import REGISTRY

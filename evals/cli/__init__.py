@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from scorers import JudgeAPIError, ScorekitError
 
-from . import _calibrate, _compare, _judge_qrels, _merge, _report, _run, _scorers, _trec
+from . import _calibrate, _compare, _judge_qrels, _merge, _report, _run, _scorers, _synth, _trec
 from ._common import version
 from ._output import (
     EXIT_INTERRUPTED,
@@ -29,7 +29,7 @@ from ._spelling import for_cli
 # kept for callers of earlier versions
 EXIT_FAILED = EXIT_THRESHOLD
 
-_COMMANDS = (_run, _scorers, _compare, _trec, _calibrate, _merge, _report, _judge_qrels)
+_COMMANDS = (_run, _scorers, _compare, _trec, _calibrate, _merge, _report, _judge_qrels, _synth)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,6 +11,7 @@ import json
 import re
 
 from .._fences import block, tagged
+from .._i18n import NAMES, detect_language
 from .._text import words
 
 _STOP = frozenset(
@@ -87,4 +88,65 @@ def rule_answer(task_prompt: str, schema_name: str | None = None) -> str:
         return json.dumps({"verdicts": verdicts})
     if name == "Reason":
         return json.dumps({"reason": "rule-based fake judge reason"})
+    if name == "WrittenQuestion":
+        return json.dumps(_written_question(prompt))
+    if name == "LabelVerdict":
+        return json.dumps(_label_verdict(prompt))
     return json.dumps({"answer": "fake"})
+
+
+_QUESTIONS = {
+    "en": ("What is known about {0}?", "How are {0} and {1} connected?"),
+    "ko": ("{0}에 대해 알려진 것은 무엇입니까?", "{0}와 {1}는 어떻게 연결됩니까?"),
+    "zh": ("关于{0}，已知什么？", "{0}和{1}有什么联系？"),
+    "ja": ("{0}について何が知られていますか？", "{0}と{1}はどう関係していますか？"),
+}
+_CODES = {name: code for code, name in NAMES.items()}
+
+
+def _asked_language(prompt: str, passages: list[str]) -> str:
+    """The language code a synthesis prompt asks for (the passages' when it names none)."""
+    match = re.search(r"(?:answer in|written in) ([A-Z]\w+)", prompt)
+    if match and match.group(1) in _CODES:
+        return _CODES[match.group(1)]
+    return detect_language(" ".join(passages))
+
+
+def _topic(sentence: str, language: str) -> str:
+    if language == "en":
+        found = re.findall(r"\w+", sentence)
+        return " ".join([w for w in found if w.lower() not in _STOP][:4])
+    if language == "ko":
+        return " ".join(sentence.split()[:2])
+    return sentence[:4]
+
+
+def _written_question(prompt: str) -> dict[str, str]:
+    """A question on the first sentence of each passage, built from its first words (a
+    fake cannot paraphrase: its paraphrase questions fail the BM25 gate, as they should)."""
+    passages = tagged("passage", prompt)
+    language = _asked_language(prompt, passages)
+    bodies = [re.sub(r"(?m)^#.*$", "", p).strip() or p for p in passages]
+    firsts = [(_sentences(b) or [b])[0] for b in bodies] or [""]
+    single, several = _QUESTIONS.get(language, _QUESTIONS["en"])
+    topics = [_topic(s, language) for s in firsts]
+    question = several.format(*topics[:2]) if len(firsts) > 1 else single.format(topics[0])
+    return {"question": question, "answer": " ".join(firsts[:2])}
+
+
+def _label_verdict(prompt: str) -> dict[str, str]:
+    """The four checks by word overlap: each answer sentence supported by the passages;
+    the question holding >= 80% of the answer's words gives it away; scripts compared."""
+    question, answer = block("question", prompt) or "", block("answer", prompt) or ""
+    passages = tagged("passage", prompt)
+    sentences = _sentences(answer)
+    answered = bool(sentences) and all(supports(" ".join(passages), s) for s in sentences)
+    needed = len(passages) < 2 or all(any(supports(p, s) for s in sentences) for p in passages)
+    same = detect_language(question) == _asked_language(prompt, passages)
+    verdict = {
+        "answered": "yes" if answered else "no",
+        "answer_in_question": "yes" if supports(question, answer, 0.8) else "no",
+        "same_language": "yes" if same else "no",
+        "needs_all": "yes" if needed else "no",
+    }
+    return {**verdict, "reason": "rule-based checks by word overlap"}
