@@ -19,8 +19,9 @@ from scorers import Chunk
 
 from ..quickstart import tokenize
 
-MIN_ANCHOR_CHARS = 80
-"""Shorter passages are not asked about (they stay in the corpus for retrieval)."""
+MIN_ANCHOR_WORDS = 8
+"""Passages with fewer content words (CJK text: character bigrams) are not asked about;
+they stay in the corpus for retrieval."""
 MIN_SHARED_WORDS = 3
 """The fewest rare words two passages must share to be paired without a shared name."""
 
@@ -160,7 +161,7 @@ class Planner:
     def __post_init__(self) -> None:
         order = list(range(len(self.passages)))
         random.Random(self.seed).shuffle(order)
-        self.order = [i for i in order if len(self.passages[i].text.strip()) >= MIN_ANCHOR_CHARS]
+        self.order = [i for i in order if len(tokenize(self.passages[i].text)) >= MIN_ANCHOR_WORDS]
         if "multi" in self.kinds:
             self.partners = Partners(self.passages)
 

@@ -117,7 +117,7 @@ def _topic(sentence: str, language: str) -> str:
         found = re.findall(r"\w+", sentence)
         return " ".join([w for w in found if w.lower() not in _STOP][:4])
     if language == "ko":
-        return " ".join(sentence.split()[:2])
+        return " ".join(sentence.split()[:3])
     return sentence[:4]
 
 
