@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from scorers import DatasetError
 from scorers._runtime import paused_gc
@@ -241,6 +241,8 @@ def _item(where: str, row: Any, number: int) -> EvalItem:
     """
     if isinstance(row, DatasetError):  # the file could not give this row
         raise row
+    if isinstance(row, BaseModel) and not isinstance(row, EvalItem):
+        row = row.model_dump()  # e.g. `synthesize`'s rows
     if isinstance(row, EvalItem):
         item = row
     elif type(row) is dict or isinstance(row, Mapping):
