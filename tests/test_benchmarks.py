@@ -28,3 +28,24 @@ def test_judge_agreement_benchmark_smoke(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert "WiCE dev, 8 claims" in proc.stdout and "kappa" in proc.stdout
+
+
+def test_synthesis_benchmark_smoke(tmp_path):
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "bench_synthesis.py"),
+            "--n",
+            "4",
+            "--peer-python",
+            str(tmp_path / "no-python"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={"PATH": "", "SCOREKIT_CACHE_DIR": str(tmp_path), "NO_PROXY": "*"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "| scorekit synthesize | 4 | 4 |" in proc.stdout
+    assert "Ragas not measured" in proc.stderr

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import sys
 import threading
 import time
@@ -18,6 +20,37 @@ from ._rule_judge import rule_based_judge
 
 def _token_count(text: str) -> int:
     return len(text.split())
+
+
+EMBEDDING_DIMENSIONS = 64
+
+
+def embedding(text: str) -> list[float]:
+    """A deterministic unit vector of ``text``: its lower-cased words hashed into
+    `EMBEDDING_DIMENSIONS` buckets (texts sharing words point the same way)."""
+    vector = [0.0] * EMBEDDING_DIMENSIONS
+    for word in text.lower().split():
+        digest = hashlib.blake2b(word.strip(".,;:!?()\"'").encode(), digest_size=4).digest()
+        vector[int.from_bytes(digest, "little") % EMBEDDING_DIMENSIONS] += 1.0
+    norm = math.sqrt(sum(v * v for v in vector)) or 1.0
+    return [v / norm for v in vector]
+
+
+def embeddings_answer(body: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAI ``/embeddings`` answer for a request body (``input``: a text or texts)."""
+    texts = body.get("input") or []
+    texts = [texts] if isinstance(texts, str) else texts
+    data = [
+        {"object": "embedding", "index": i, "embedding": embedding(str(t))}
+        for i, t in enumerate(texts)
+    ]
+    tokens = sum(_token_count(str(t)) for t in texts)
+    return {
+        "object": "list",
+        "data": data,
+        "model": body.get("model", "fake-embedding"),
+        "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+    }
 
 
 def _message(response: FakeResponse, serial: int) -> dict[str, Any]:
@@ -81,6 +114,11 @@ class _HTTPHandler(BaseHTTPRequestHandler):
             body = json.loads(self.rfile.read(length) or b"{}")
         except ValueError:
             self._send(400, {"error": {"message": "invalid JSON body"}}, {})
+            return
+        if self.path.rstrip("/").endswith("/embeddings"):
+            with fake._lock:
+                fake.embedding_requests += 1
+            self._send(200, embeddings_answer(body), {})
             return
         if not self.path.rstrip("/").endswith("chat/completions"):
             self._send(404, {"error": {"message": f"no route {self.path}"}}, {})
@@ -152,6 +190,9 @@ class FakeLLMServer:
         requests: Every request received, in order.
         prompt_tokens: Prompt tokens "used" (whitespace words of the messages).
         completion_tokens: Completion tokens "used".
+        embedding_requests: ``/embeddings`` requests answered (deterministic hashed
+            bag-of-words vectors, `embedding`), for peers that embed text (Ragas' test
+            set generator); they are not in ``requests``.
         in_flight: Requests being answered right now.
         max_in_flight: The most requests it was answering at once (since `reset`).
     """
@@ -165,6 +206,7 @@ class FakeLLMServer:
         self.completion_tokens = 0
         self.in_flight = 0
         self.max_in_flight = 0
+        self.embedding_requests = 0
         self._queue: deque[FakeResponse | str | dict[str, Any] | Handler] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
