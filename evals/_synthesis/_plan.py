@@ -197,15 +197,20 @@ class Planner:
 
     def round(self, need: Mapping[str, int], rates: Mapping[str, float]) -> list[Candidate]:
         """Candidates for one round: per kind, its need over its keep rate so far (at
-        least a quarter, at most four times the need)."""
-        planned = []
-        for kind in self.kinds:
-            if need.get(kind, 0) <= 0:
-                continue
-            count = min(4 * need[kind], math.ceil(need[kind] / max(rates.get(kind, 0.8), 0.25)))
-            for _ in range(count):
+        least a quarter, at most four times the need), drawn in turn so that the kinds
+        share a corpus too small for all of them."""
+        wanted = {
+            kind: min(4 * need[kind], math.ceil(need[kind] / max(rates.get(kind, 0.8), 0.25)))
+            for kind in self.kinds
+            if need.get(kind, 0) > 0
+        }
+        planned: list[Candidate] = []
+        while wanted:
+            for kind in list(wanted):
                 candidate = self.draw(kind)
-                if candidate is None:
-                    break
-                planned.append(candidate)
+                if candidate is not None:
+                    planned.append(candidate)
+                    wanted[kind] -= 1
+                if candidate is None or not wanted[kind]:
+                    del wanted[kind]
         return planned
