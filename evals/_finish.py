@@ -5,8 +5,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 
-from scorers import ScorekitError, Scorer
-from scorers._runtime import Scored
+from scorers import Scored, ScorekitError, Scorer
 
 from ._jobs import Pending, item_result
 from ._options import RunOptions

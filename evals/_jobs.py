@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorers import JudgeCall, JudgeSetupError, ScorerRun
-from scorers._runtime import Job, Scored, exception_text
+from scorers import Job, JudgeCall, JudgeSetupError, Scored, ScorerRun
+from scorers._runtime import exception_text
 
 from ._data import EvalItem
 from ._results import ItemError, ItemResult, TargetResult

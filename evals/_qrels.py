@@ -16,8 +16,17 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from scorers import ConfigError, Judge, ScorerRun, create_relevance_scorer, retrieved_chunks
-from scorers._runtime import Job, Scored, integer, run_sync, score_many
+from scorers import (
+    ConfigError,
+    Job,
+    Judge,
+    Scored,
+    ScorerRun,
+    create_relevance_scorer,
+    retrieved_chunks,
+    score_many,
+)
+from scorers._runtime import integer, run_sync
 
 from ._data import EvalItem, load_dataset
 from ._progress import Progress

@@ -13,8 +13,8 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from scorers import JudgeSetupError, Scorer
-from scorers._runtime import litellm_import, run_sync, score_many
+from scorers import JudgeSetupError, LiteLLMTransport, Scorer, score_many
+from scorers._runtime import run_sync
 
 from ._finish import Finish, ItemFailedError, ItemHook
 from ._jobs import make_jobs
@@ -128,7 +128,7 @@ async def arun_evals(
             ``results_path``; ``resume=True`` continues once the setup is fixed.
     """
     started, cpu_started = time.perf_counter(), time.process_time()
-    import_cpu_before = litellm_import().cpu_s
+    import_cpu_before = LiteLLMTransport.import_state().cpu_s
     scorer_by_key = scorer_map(scorers)
     opts = RunOptions.checked(
         scorer_by_key,
@@ -183,14 +183,14 @@ async def arun_evals(
 
     summary = sink.finish(time.perf_counter() - started)
     # a first model call imports litellm (seconds of CPU, once): not the run's pace
-    imported = litellm_import().cpu_s - import_cpu_before
+    imported = LiteLLMTransport.import_state().cpu_s - import_cpu_before
     summary.client_cpu_s = time.process_time() - cpu_started - imported
     ordered = [sink.kept[i] for i in source.ids if i in sink.kept]
     return _eval_result(summary, ordered, scorer_by_key, opts, header)
 
 
 def _waiting() -> str | None:
-    if litellm_import().loading:
+    if LiteLLMTransport.import_state().loading:
         return "importing litellm for the first model call (seconds, once per process)"
     return None
 

@@ -26,8 +26,8 @@ from scorers import (
     create_id_context_recall_scorer,
     create_non_llm_context_recall_scorer,
     create_ranking_scorer,
+    normalized_words,
 )
-from scorers._runtime import normalized_words
 
 from ._data import EvalItem, load_dataset
 from ._results import EvalResult

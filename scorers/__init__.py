@@ -14,6 +14,7 @@ from ._context import (
     resolve_context,
     tool_results_extractor,
 )
+from ._engine import Job, Scored, score_many
 from ._errors import (
     BudgetExceededError,
     ConfigError,
@@ -69,6 +70,7 @@ from ._reading import MAX_CHUNKS, Reading, read_result, retrieved_chunks
 from ._reading import result_text as final_text
 from ._significance import PairedTest, holm, mean_ci, paired_test, t_critical_95
 from ._steps import NotScorable, PromptStep, StepResults, not_scorable
+from ._text import normalized_words
 from ._types import AgentOutput, Chunk, JudgeCall, ScoreResult, ScorerRun
 
 __version__ = "0.1.0"
@@ -94,6 +96,7 @@ __all__ = [
     "DatasetError",
     "IDContextOptions",
     "ItemId",
+    "Job",
     "Judge",
     "JudgeAPIError",
     "JudgeAuthError",
@@ -116,6 +119,7 @@ __all__ = [
     "ReferenceTexts",
     "ScaleOptions",
     "ScoreResult",
+    "Scored",
     "ScorekitError",
     "Scorer",
     "ScorerRun",
@@ -154,12 +158,14 @@ __all__ = [
     "load_qrels",
     "load_run",
     "mean_ci",
+    "normalized_words",
     "not_scorable",
     "paired_test",
     "read_result",
     "register_context_extractor",
     "resolve_context",
     "retrieved_chunks",
+    "score_many",
     "scorer_by_id",
     "scorer_ids",
     "similarity_matrix",

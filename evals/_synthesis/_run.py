@@ -16,15 +16,17 @@ from typing import Any
 from scorers import (
     BudgetExceededError,
     Chunk,
+    Job,
     Judge,
     LabelVerdict,
+    Scored,
     Scorer,
     ScoreResult,
     ScorerRun,
     create_label_check_scorer,
     create_question_writer,
+    score_many,
 )
-from scorers._runtime import Job, Scored, score_many
 
 from .._progress import Progress
 from ._gates import LexicalRanks, Questions, states_answer

@@ -27,7 +27,8 @@ from typing import Any
 
 import anyio
 
-from .._errors import JudgeSetupError
+from .._checks import integer, positive
+from .._errors import ConfigError, JudgeSetupError
 from .._model._calls import record_calls
 from .._model._limits import Budget, run_budget, run_cap
 from .._model._setup import timed
@@ -126,7 +127,10 @@ async def score_many(
 
     Raises:
         JudgeSetupError: At the first model call that meets a broken setup.
+        ConfigError: For scorers that are not a mapping of scorers, a job that is not a
+            `Job` (or has neither ``run`` nor ``prepare``), or a bad number.
     """
+    _check(scorers, jobs, concurrency, max_cost)
     keys_free = {key for key, scorer in scorers.items() if model_free(scorer)}
     inline = len(keys_free) == len(scorers) and all(job.prepare is None for job in jobs)
     fast = {key: scorer for key, scorer in scorers.items() if has_fast_path(scorer)}
@@ -154,6 +158,25 @@ async def score_many(
                 await on_scored(scored)
 
             await map_bounded(one, jobs, concurrency)
+
+
+def _check(
+    scorers: Mapping[str, ScorerSpec], jobs: Sequence[Job], concurrency: int, max_cost: float | None
+) -> None:
+    """What a caller of the public `score_many` can get wrong, said before any work."""
+    if not isinstance(scorers, Mapping) or not all(
+        hasattr(s, "steps") and hasattr(s, "id") for s in scorers.values()
+    ):
+        raise ConfigError("score_many takes scorers as a mapping key -> Scorer")
+    for position, job in enumerate(jobs):
+        if not isinstance(job, Job) or (job.run is None and job.prepare is None):
+            raise ConfigError(
+                f"job {position} is {job!r:.80}; score_many takes Job(key, run) or "
+                "Job(key, prepare=...)"
+            )
+    integer("concurrency", concurrency)
+    if max_cost is not None:
+        positive("max_cost", max_cost)
 
 
 @asynccontextmanager

@@ -298,6 +298,13 @@ class LiteLLMTransport:
             raise map_litellm_error(exc, request) from exc
         return completion_from_response(response)
 
+    @staticmethod
+    def import_state() -> ImportState:
+        """litellm's import in this process: ``loading`` while under way, ``cpu_s`` (the
+        CPU seconds it took) once done; 0 before the first request that left the process
+        (litellm is imported only then)."""
+        return LITELLM_IMPORT
+
     def __repr__(self) -> str:
         return "LiteLLMTransport()"
 
