@@ -73,7 +73,7 @@ def test_a_synthesized_set_runs_against_a_retriever_and_through_judge_qrels(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "labelled.jsonl"
-    (tmp_path / "my_rag.py").write_text(
+    (tmp_path / "synth_rag_target.py").write_text(
         "from evals.quickstart import BM25Retriever, passages\n"
         "retrieve = BM25Retriever(passages(), k=3)\n"
     )
@@ -85,7 +85,7 @@ def test_a_synthesized_set_runs_against_a_retriever_and_through_judge_qrels(
                 "run",
                 str(out),
                 "--target",
-                "my_rag:retrieve",
+                "synth_rag_target:retrieve",
                 "--scorer",
                 "id-context-recall",
                 "--scorer",
@@ -97,7 +97,7 @@ def test_a_synthesized_set_runs_against_a_retriever_and_through_judge_qrels(
         assert code == 0
         printed = capsys.readouterr().out
         assert "id-context-recall" in printed and "mrr" in printed
-        retriever = __import__("my_rag").retrieve
+        retriever = __import__("synth_rag_target").retrieve
         runs = {
             "bm25": {
                 row.id: [c.model_dump() for c in retriever(row.input).context]
