@@ -23,6 +23,7 @@ from scorers import (
     Scorer,
     ScoreResult,
     ScorerRun,
+    WrittenQuestion,
     create_label_check_scorer,
     create_question_writer,
     score_many,
@@ -73,6 +74,7 @@ class _Synthesis:
         self.rows: list[SynthesizedRow] = []
         self.dropped: list[DroppedCandidate] = []
         self.decided: Counter[str] = Counter()
+        self.kept_by_kind: Counter[str] = Counter()
         self.gave_up: dict[str, int] = {}
         self.ran_out: list[str] = []
         self.summary = SynthesisSummary(
@@ -86,7 +88,7 @@ class _Synthesis:
         return [self.passages[i].text for i in candidate.passages]
 
     def kept(self, kind: str) -> int:
-        return sum(1 for row in self.rows if row.metadata["kind"] == kind)
+        return self.kept_by_kind[kind]
 
     def drop(self, candidate: Candidate, gate: str, reason: str, written: Any = None) -> None:
         self.decided[candidate.kind] += 1
@@ -177,13 +179,13 @@ class _Synthesis:
         context = [self.passages[i] for i in candidate.passages]
         return candidate.kind, ScorerRun(context=context)
 
-    def screen(self, candidate: Candidate, result: ScoreResult) -> tuple[Any, list[int]] | None:
+    def screen(
+        self, candidate: Candidate, result: ScoreResult
+    ) -> tuple[WrittenQuestion, list[int]] | None:
         """The written question and its BM25 ranks, or None once it is dropped."""
         if result.status != "scored":
             self.drop(candidate, "unreadable", result.error or result.reason)
             return None
-        from scorers import WrittenQuestion
-
         written = WrittenQuestion.model_validate(result.details["write_question"])
         ranks = self.lexical.ranks(written.question, self.ids(candidate))
         if states_answer(written.question, written.answer):
@@ -217,6 +219,7 @@ class _Synthesis:
             self.drop(candidate, "surplus", "n rows of this kind were already kept", written)
             return
         self.decided[candidate.kind] += 1
+        self.kept_by_kind[candidate.kind] += 1
         self.rows.append(self.row(candidate, written, ranks))
 
     def row(self, candidate: Candidate, written: Any, ranks: list[int]) -> SynthesizedRow:
@@ -282,7 +285,7 @@ class _Synthesis:
         checked = await self.step("check", survivors, {"check": self.checker}, check_run)
         for candidate, question, ranks in screened.values():
             self.settle(candidate, question, ranks, checked[candidate.serial])
-        self.rows.sort(key=lambda row: row.id)
+        self.rows.sort(key=lambda row: int(row.id.removeprefix("syn-")))
         self.save()
         return True
 

@@ -104,3 +104,20 @@ def test_a_second_run_is_answered_by_the_judge_cache(tmp_path: Path) -> None:
     assert first.summary.calls == 4 and first.summary.cached_calls == 0
     assert again.summary.calls == 0 and again.summary.cached_calls == 4
     assert [r.model_dump() for r in again.rows] == [r.model_dump() for r in first.rows]
+
+
+def test_bm25_ranks_from_the_inverted_index_equal_the_shipped_retrievers() -> None:
+    from evals._synthesis._gates import LexicalRanks
+    from evals.quickstart import BM25Retriever, items, passages
+
+    chunks = passages()
+    ranks, retriever = LexicalRanks(chunks), BM25Retriever(chunks, k=len(chunks))
+    compared = 0
+    for item in items():
+        for question in (item.input, item.ground_truth or "", "the of and"):
+            hits = retriever.search(question)
+            expected = {str(c.id): i + 1 for i, (score, c) in enumerate(hits) if score > 0}
+            got = ranks.ranks(question, [str(c.id) for c in chunks])
+            assert got == [expected.get(str(c.id), 0) for c in chunks]
+            compared += len(chunks)
+    assert compared == 28 * 3 * 36
