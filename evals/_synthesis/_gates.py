@@ -34,9 +34,10 @@ class LexicalRanks:
 
     def scores(self, question: str) -> dict[int, float]:
         """BM25 scores of the passages sharing a word with ``question`` (by index)."""
-        bm25, found = self.bm25, defaultdict(float)
+        bm25 = self.bm25
+        found: dict[int, float] = defaultdict(float)
         for term in tokenize(question):
-            idf = bm25.idf.get(term)
+            idf = bm25.idf.get(term, 0.0)
             for index, tf in self.postings.get(term, ()):
                 norm = tf + bm25.k1 * (1 - bm25.b + bm25.b * bm25.lengths[index] / bm25.avg_length)
                 found[index] += idf * tf * (bm25.k1 + 1) / norm
