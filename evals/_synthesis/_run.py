@@ -281,13 +281,35 @@ class _Synthesis:
                 reference_contexts=self.texts(candidate),
             )
 
-        survivors = [entry[0] for entry in screened.values()]
-        checked = await self.step("check", survivors, {"check": self.checker}, check_run)
-        for candidate, question, ranks in screened.values():
-            self.settle(candidate, question, ranks, checked[candidate.serial])
+        pending = list(screened.values())
+        while pending:  # check no more than each kind still needs: surplus costs no check
+            wave, pending = self.wave(pending)
+            if not wave:
+                break
+            survivors = [entry[0] for entry in wave]
+            checked = await self.step("check", survivors, {"check": self.checker}, check_run)
+            for candidate, question, ranks in wave:
+                self.settle(candidate, question, ranks, checked[candidate.serial])
+        for candidate, question, _ in pending:
+            reason = "n rows of this kind were already kept (written, not checked)"
+            self.drop(candidate, "surplus", reason, question)
         self.rows.sort(key=lambda row: int(row.id.removeprefix("syn-")))
         self.save()
         return True
+
+    def wave(self, pending: list[Any]) -> tuple[list[Any], list[Any]]:
+        """The screened candidates to check now (in serial order, per kind as many as it
+        still needs) and the rest."""
+        room = {kind: self.quota[kind] - self.kept(kind) for kind in self.quota}
+        now, later = [], []
+        for entry in pending:
+            kind = entry[0].kind
+            if room[kind] > 0:
+                room[kind] -= 1
+                now.append(entry)
+            else:
+                later.append(entry)
+        return now, later
 
     def save(self) -> None:
         if self.out is not None:

@@ -272,8 +272,10 @@ def test_resume_refuses_a_log_of_other_settings_and_out_is_not_overwritten(tmp_p
         with pytest.raises(ConfigError, match="resume=True needs out="):
             _synth(fake, n=2, resume=True)
         more = _synth(fake, n=4, kinds=("single",), out=out, resume=True)
-    # 3 candidates (a write and a check each) from the log, 2 more written and checked
-    assert (more.summary.kept, more.summary.resumed, more.summary.calls) == (4, 6, 4)
+    # from the log: 3 writes and 2 checks (the third was surplus: written, not checked);
+    # new: 2 writes, 2 checks (the third candidate's and the fourth's; the fifth is surplus)
+    assert (more.summary.kept, more.summary.resumed, more.summary.calls) == (4, 5, 4)
+    assert more.summary.dropped_by_gate == {"surplus": 1}
 
 
 def test_the_same_seed_draws_the_same_set_and_another_seed_another() -> None:
