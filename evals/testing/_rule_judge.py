@@ -15,6 +15,10 @@ def rule_based_judge(request: FakeRequest) -> FakeResponse:
     - ``ClaimVerdicts``: "yes" when one chunk contains ≥ 60% of the claim's content words.
     - ``ChunkVerdicts``: "yes" when the chunk supports some sentence of the reference.
     - ``Reason``: a fixed sentence.
+    - ``WrittenQuestion`` (`evals.synthesize`'s writer): the first sentence of each
+      passage is the answer; the question names its first words, in the passages'
+      language.
+    - ``LabelVerdict`` (the label check): each check by word overlap and script.
     """
     return FakeResponse(rule_answer(request.task_prompt, request.schema_name))
 

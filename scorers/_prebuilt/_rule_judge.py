@@ -51,6 +51,10 @@ def rule_answer(task_prompt: str, schema_name: str | None = None) -> str:
     - ``ClaimVerdicts``: "yes" when one chunk contains ≥ 60% of the claim's content words.
     - ``ChunkVerdicts``: "yes" when the chunk supports some sentence of the reference.
     - ``Reason``: a fixed sentence.
+    - ``WrittenQuestion`` (`evals.synthesize`'s writer): the first sentence of each
+      passage is the answer; the question names its first words, in the passages'
+      language.
+    - ``LabelVerdict`` (the label check): each check by word overlap and script.
     """
     prompt, name = task_prompt, schema_name or schema_title(task_prompt)
     if name == "Claims":

@@ -88,3 +88,22 @@ def test_the_fake_judge_reads_prompts_with_the_scorers_fence_grammar():
     )
     assert block("answer", prompt) == "an [/answer> inside"
     assert tagged("chunk", prompt) == ["first", "second [chunk index=9>"]
+
+
+def test_the_fake_serves_embeddings_for_peers_that_embed_text() -> None:
+    import math
+
+    with FakeLLMServer() as server:
+        body = json.dumps({"model": "emb", "input": ["Paris is in France.", "paris IS in france"]})
+        request = urllib.request.Request(
+            server.url + "/embeddings",
+            data=body.encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            data = json.loads(answer.read())
+        assert server.embedding_requests == 1 and server.call_count == 0
+    first, second = (row["embedding"] for row in data["data"])
+    assert len(first) == 64 and first == second  # the same words, case and punctuation aside
+    assert math.isclose(sum(v * v for v in first), 1.0)
+    assert data["usage"]["prompt_tokens"] == 8
