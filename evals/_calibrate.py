@@ -17,7 +17,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from scorers import ConfigError, DatasetError, Scorer, ScoreResult, ScorerRun
+from scorers import ConfigError, DatasetError, Scorer, ScoreResult, ScorerRun, bootstrap
 from scorers._runtime import integer, run_sync, write_atomically
 
 _CLAIM_LABELS = {"supported": True, "not_supported": False}
@@ -83,50 +83,47 @@ class Calibration(BaseModel):
         return write_atomically(Path(path), lines.encode("utf-8"))
 
 
-def _metrics(labels: np.ndarray, predicted: np.ndarray) -> dict[str, float | None]:
-    tp = float(np.sum(labels & predicted))
-    fp = float(np.sum(~labels & predicted))
-    fn = float(np.sum(labels & ~predicted))
-    tn = float(np.sum(~labels & ~predicted))
+def _metric_arrays(labels: np.ndarray, predicted: np.ndarray) -> dict[str, np.ndarray]:
+    """The agreement metrics over the last axis (one per resample of a bootstrap block;
+    NaN where a metric is undefined, e.g. precision with nothing predicted)."""
+    tp = np.sum(labels & predicted, axis=-1).astype(np.float64)
+    fp = np.sum(~labels & predicted, axis=-1).astype(np.float64)
+    fn = np.sum(labels & ~predicted, axis=-1).astype(np.float64)
+    tn = np.sum(~labels & ~predicted, axis=-1).astype(np.float64)
     n = tp + fp + fn + tn
-    accuracy = (tp + tn) / n if n else None
-    precision = tp / (tp + fp) if tp + fp else None
-    recall = tp / (tp + fn) if tp + fn else None
-    f1 = 2 * tp / (2 * tp + fp + fn) if 2 * tp + fp + fn else None
-    expected = ((tp + fp) * (tp + fn) + (fn + tn) * (fp + tn)) / (n * n) if n else None
-    kappa = None
-    if accuracy is not None and expected is not None and expected < 1:
-        kappa = (accuracy - expected) / (1 - expected)
-    return {
-        "accuracy": accuracy,
-        "precision": precision,
-        "recall": recall,
-        "f1": f1,
-        "kappa": kappa,
-    }
+    with np.errstate(divide="ignore", invalid="ignore"):
+        accuracy = np.where(n > 0, (tp + tn) / n, np.nan)
+        expected = np.where(
+            n > 0, ((tp + fp) * (tp + fn) + (fn + tn) * (fp + tn)) / (n * n), np.nan
+        )
+        return {
+            "accuracy": accuracy,
+            "precision": np.where(tp + fp > 0, tp / (tp + fp), np.nan),
+            "recall": np.where(tp + fn > 0, tp / (tp + fn), np.nan),
+            "f1": np.where(2 * tp + fp + fn > 0, 2 * tp / (2 * tp + fp + fn), np.nan),
+            "kappa": np.where(expected < 1, (accuracy - expected) / (1 - expected), np.nan),
+        }
 
 
 def agreement(
     labels: Sequence[bool], predicted: Sequence[bool], *, resamples: int = 2000, seed: int = 0
 ) -> tuple[dict[str, float | None], dict[str, list[float | None]], dict[str, int]]:
-    """Metrics, bootstrap 95% intervals and the confusion matrix of two label lists."""
+    """Metrics, bootstrap 95% intervals (`scorers.bootstrap`: labelled rows resampled)
+    and the confusion matrix of two label lists."""
     y = np.asarray(labels, dtype=bool)
     p = np.asarray(predicted, dtype=bool)
-    metrics = _metrics(y, p)
-    rng = np.random.default_rng(seed)
-    samples: dict[str, list[float]] = {name: [] for name in metrics}
-    for _ in range(resamples if len(y) else 0):
-        pick = rng.integers(0, len(y), len(y))
-        for name, value in _metrics(y[pick], p[pick]).items():
-            if value is not None:
-                samples[name].append(value)
-    ci: dict[str, list[float | None]] = {}
-    for name, values in samples.items():
-        if values:
-            low, high = np.percentile(values, [2.5, 97.5])
-            ci[name] = [float(low), float(high)]
-        else:
-            ci[name] = [None, None]
+    metrics = {
+        name: None if np.isnan(value) else float(value)
+        for name, value in _metric_arrays(y, p).items()
+    }
+    ci: dict[str, list[float | None]] = {name: [None, None] for name in metrics}
+    if len(y) and resamples:
+        samples = bootstrap(_metric_arrays, y, p, resamples=resamples, seed=seed)
+        for name, values in samples.items():
+            defined = values[~np.isnan(values)]
+            if len(defined):
+                low, high = np.percentile(defined, [2.5, 97.5])
+                ci[name] = [float(low), float(high)]
     confusion = {
         "tp": int(np.sum(y & p)),
         "fp": int(np.sum(~y & p)),

@@ -68,7 +68,7 @@ from ._ranking._evaluate import RankingEvaluation, evaluate_ranking
 from ._ranking._trec import load_qrels, load_run, write_qrels
 from ._reading import MAX_CHUNKS, Reading, read_result, retrieved_chunks
 from ._reading import result_text as final_text
-from ._significance import PairedTest, holm, mean_ci, paired_test, t_critical_95
+from ._significance import PairedTest, bootstrap, holm, mean_ci, paired_test, t_critical_95
 from ._steps import NotScorable, PromptStep, StepResults, not_scorable
 from ._text import normalized_words
 from ._types import AgentOutput, Chunk, JudgeCall, ScoreResult, ScorerRun
@@ -133,6 +133,7 @@ __all__ = [
     "UnreadableOutputError",
     "WrittenQuestion",
     "average_precision",
+    "bootstrap",
     "compare_rankings",
     "create_context_precision_scorer",
     "create_context_recall_scorer",

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -31,6 +31,54 @@ else:
 DEFAULT_RESAMPLES = 10_000
 DEFAULT_SEED = 0
 _BLOCK = 2_000_000  # resampled values held in memory at once
+
+
+def bootstrap(
+    statistic: Callable[..., Any],
+    *arrays: Any,
+    resamples: int = DEFAULT_RESAMPLES,
+    rng: np.random.Generator | None = None,
+    seed: int = DEFAULT_SEED,
+    cells: int = _BLOCK,
+) -> Any:
+    """The bootstrap distribution of ``statistic``: the rows of ``arrays`` (numpy arrays
+    of one length ``n``) resampled with replacement ``resamples`` times.
+
+    The resamples are drawn in blocks of at most ``cells`` values; for each block,
+    ``statistic`` gets every array indexed by a ``(size, n)`` array of row indices (so
+    each gains a leading resample axis) and returns one value per resample: an array of
+    ``size``, or a dict of such arrays. The blocks' values are joined in draw order.
+
+    Args:
+        statistic: ``fn(*resampled) -> array | dict[str, array]``, vectorised over the
+            leading axis.
+        *arrays: The data, row-aligned.
+        resamples: How many resamples.
+        rng: The generator to draw from (so a caller's other draws can share its
+            stream); default a new one from ``seed``.
+        seed: The seed when ``rng`` is not given.
+        cells: At most this many values (resamples × rows × a row's width) at once.
+
+    Returns:
+        An array of ``resamples`` values, or a dict of them. The draws do not depend on
+        ``cells``: resample ``i`` takes the ``i``-th ``n`` indices of the stream.
+
+    Raises:
+        ValueError: Without rows.
+    """
+    if not arrays or not len(arrays[0]):
+        raise ValueError("bootstrap needs at least one array with at least one row")
+    rng = np.random.default_rng(seed) if rng is None else rng
+    n = len(arrays[0])
+    width = max(1, max(int(np.prod(a.shape[1:])) for a in arrays))
+    block = max(1, cells // (n * width))
+    parts: list[Any] = []
+    for start in range(0, resamples, block):
+        rows = rng.integers(0, n, size=(min(block, resamples - start), n))
+        parts.append(statistic(*(a[rows] for a in arrays)))
+    if parts and isinstance(parts[0], dict):
+        return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+    return np.concatenate(parts) if parts else np.empty(0)
 
 
 class PairedTest(BaseModel):
@@ -108,18 +156,13 @@ def paired_test(
     rng = np.random.default_rng(seed)
     tolerance = 1e-12 * max(1.0, abs(delta))
     block = max(1, _BLOCK // n)
-    flipped_as_large = boot_as_large = 0
-    boot_means = np.empty(resamples)
-    done = 0
-    while done < resamples:
-        size = min(block, resamples - done)
-        signs = rng.integers(0, 2, size=(size, n), dtype=np.int8) * 2 - 1
-        flipped = (signs * d).mean(axis=1)
+    flipped_as_large = 0
+    for start in range(0, resamples, block):
+        signs = rng.integers(0, 2, size=(min(block, resamples - start), n), dtype=np.int8)
+        flipped = ((signs * 2 - 1) * d).mean(axis=1)
         flipped_as_large += int(np.count_nonzero(np.abs(flipped) >= abs(delta) - tolerance))
-        means = d[rng.integers(0, n, size=(size, n))].mean(axis=1)
-        boot_as_large += int(np.count_nonzero(np.abs(means - delta) >= abs(delta) - tolerance))
-        boot_means[done : done + size] = means
-        done += size
+    boot_means = bootstrap(lambda values: values.mean(axis=1), d, resamples=resamples, rng=rng)
+    boot_as_large = int(np.count_nonzero(np.abs(boot_means - delta) >= abs(delta) - tolerance))
     result.p_permutation = (1 + flipped_as_large) / (1 + resamples)
     result.p_bootstrap = (1 + boot_as_large) / (1 + resamples)
     low, high = np.percentile(boot_means, [2.5, 97.5])

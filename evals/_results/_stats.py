@@ -16,8 +16,11 @@ def two_level_ci(
     sample_scores: Sequence[Sequence[float]], resamples: int = 2000, seed: int = 0
 ) -> tuple[float, float] | None:
     """95% percentile interval of the mean over items whose scores were sampled k times:
-    items are resampled with replacement and, within each, its k samples too."""
+    items are resampled with replacement and, within each, its k samples too
+    (`scorers.bootstrap`)."""
     import numpy as np
+
+    from scorers import bootstrap
 
     rows = [list(s) for s in sample_scores if len(s)]
     if len(rows) < 2:
@@ -26,15 +29,15 @@ def two_level_ci(
     matrix = np.array([r + [r[-1]] * (width - len(r)) for r in rows], dtype=np.float64)
     sizes = np.array([len(r) for r in rows])
     rng = np.random.default_rng(seed)
-    n = len(rows)
-    means = np.empty(resamples)
-    block = max(1, 200_000 // (n * width))
-    for start in range(0, resamples, block):
-        size = min(block, resamples - start)
-        items = rng.integers(0, n, (size, n))
-        within = (rng.random((size, n, width)) * sizes[items][..., None]).astype(np.int64)
-        values = matrix[items[..., None], within].mean(axis=2)
-        means[start : start + size] = values.mean(axis=1)
+
+    def mean_of_item_means(items: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        # within each resampled item, its samples resampled too (from the same stream)
+        within = (rng.random(items.shape) * counts[..., None]).astype(np.int64)
+        return np.take_along_axis(items, within, axis=2).mean(axis=2).mean(axis=1)
+
+    means = bootstrap(
+        mean_of_item_means, matrix, sizes, resamples=resamples, rng=rng, cells=200_000
+    )
     low, high = np.percentile(means, [2.5, 97.5])
     return float(low), float(high)
 
