@@ -420,3 +420,19 @@ def test_multi_pairs_hotpotqa_paragraphs_by_the_names_they_share(shared_data: Pa
             found += partner == gold
     # the other half pair with HotpotQA's distractors, chosen to share names with the gold
     assert found == 10
+
+
+def test_multi_rows_from_hotpotqa_passages_name_both_gold_ids(shared_data: Path) -> None:
+    rows = [json.loads(line) for line in (shared_data / "hotpotqa/retrieval_sm.jsonl").open()]
+    texts: list[str] = []
+    for row in rows:
+        for text in row["ground_truth_contexts"] + row["retrieved_contexts"]:
+            if text not in texts:
+                texts.append(text)
+    with FakeLLMServer() as fake:
+        result = _synth(fake, texts, n=8, kinds=("multi",))
+    assert result.summary.kept == 8
+    for row in result.rows:
+        assert len(set(row.reference_context_ids)) == 2
+        assert row.reference_contexts == [texts[int(i[1:])] for i in row.reference_context_ids]
+        assert row.metadata["pairing"]["by"] in ("names", "words")
