@@ -85,6 +85,8 @@ class Progress:
         interval: Seconds between plain lines.
         status: ``() -> str | None``: what the run is waiting for before its first item
             (e.g. litellm's import), shown until the first item finishes.
+        unit: What is counted (``items``; `synthesize` counts the ``questions`` it has
+            written, then the ``checks`` it has made).
     """
 
     def __init__(
@@ -94,8 +96,10 @@ class Progress:
         stream: TextIO | None = None,
         interval: float = PLAIN_INTERVAL,
         status: Callable[[], str | None] | None = None,
+        unit: str = "items",
     ):
         self.stream = stream or sys.stderr
+        self.unit = unit
         mode = progress_mode(enabled)
         notebook = stream is None and in_notebook()
         first_line = 1.0
@@ -148,7 +152,7 @@ class Progress:
     def _line(self) -> None:
         rate = self.rate()
         if rate:
-            pace = f"{rate:.1f} items/s, ETA {_duration((self.total - self.done) / rate)}"
+            pace = f"{rate:.1f} {self.unit}/s, ETA {_duration((self.total - self.done) / rate)}"
         else:
             pace = f"started {_duration(time.monotonic() - self.started)} ago"
             if (waiting := self.status()) is not None:
@@ -156,7 +160,7 @@ class Progress:
         cost = "cost n/a" if self.cost is None else f"${self.cost:.4f}"
         with self._lock:
             self.stream.write(
-                f"scorekit progress: {self.done}/{self.total} items, {self.errors} errors, "
+                f"scorekit progress: {self.done}/{self.total} {self.unit}, {self.errors} errors, "
                 f"{self.calls} calls, {cost}, {pace}\n"
             )
             self.stream.flush()
@@ -194,9 +198,9 @@ class Progress:
         share = self.done / self.total if self.total else 1.0
         bar = "#" * int(share * 24)
         if rate:
-            speed = f"{rate:.1f} items/s ETA {(self.total - self.done) / rate:.0f}s"
+            speed = f"{rate:.1f} {self.unit}/s ETA {(self.total - self.done) / rate:.0f}s"
         else:
-            speed = self.status() or "- items/s ETA -"
+            speed = self.status() or f"- {self.unit}/s ETA -"
         line = f"\rscorekit {self.done}/{self.total} [{bar:<24}] {share:4.0%} {speed} "
         line += f"errors {self.errors} "
         with self._lock:
@@ -216,3 +220,12 @@ class Progress:
         if self.enabled and self.done:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def waiting_for_litellm() -> str | None:
+    """A `Progress` status: litellm's import, while it is under way."""
+    from scorers import LiteLLMTransport
+
+    if LiteLLMTransport.import_state().loading:
+        return "importing litellm for the first model call (seconds, once per process)"
+    return None

@@ -19,7 +19,7 @@ from scorers._runtime import run_sync
 from ._finish import Finish, ItemFailedError, ItemHook
 from ._jobs import make_jobs
 from ._options import RunOptions, scorer_map
-from ._progress import Progress
+from ._progress import Progress, waiting_for_litellm
 from ._results import EvalResult, ItemResult, RunSummary
 from ._results._gate import gates
 from ._results._header import RunHeader, header_of
@@ -154,7 +154,7 @@ async def arun_evals(
     header = header_of(scorer_by_key, opts.thresholds, opts.min_scored, opts.item_thresholds)
     fingerprints = {sid: d.fingerprint for sid, d in header.scorers.items()}
     results_file = open_results(opts, source.ids, header)
-    bar = Progress(len(source), opts.progress, status=_waiting)
+    bar = Progress(len(source), opts.progress, status=waiting_for_litellm)
     sink = Finish(scorer_by_key, fingerprints, opts, results_file, bar, on_item_complete)
     try:
         for chunk in source.chunks():
@@ -187,12 +187,6 @@ async def arun_evals(
     summary.client_cpu_s = time.process_time() - cpu_started - imported
     ordered = [sink.kept[i] for i in source.ids if i in sink.kept]
     return _eval_result(summary, ordered, scorer_by_key, opts, header)
-
-
-def _waiting() -> str | None:
-    if LiteLLMTransport.import_state().loading:
-        return "importing litellm for the first model call (seconds, once per process)"
-    return None
 
 
 class IgnoredColumnsWarning(UserWarning):

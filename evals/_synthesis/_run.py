@@ -29,7 +29,7 @@ from scorers import (
     score_many,
 )
 
-from .._progress import Progress
+from .._progress import Progress, waiting_for_litellm
 from ._gates import LexicalRanks, Questions, states_answer
 from ._journal import Journal
 from ._plan import Candidate, Planner, quotas
@@ -139,7 +139,8 @@ class _Synthesis:
                 continue
             key, run = run_for(candidate)
             jobs.append(Job(candidate, run, only=(key,), label=_row_id(candidate)))
-        bar = Progress(len(jobs), self.options["progress"])
+        unit = "questions" if name == "write" else "checks"  # written, or checked
+        bar = Progress(len(jobs), self.options["progress"], status=waiting_for_litellm, unit=unit)
 
         async def keep(scored: Scored) -> None:
             candidate: Candidate = scored.job.key
