@@ -131,7 +131,10 @@ def _passage(where: str, row: Any, default_id: str | None, source: str | None) -
         raise DatasetError(
             f"{where}: a passage needs 'id' and 'text' (a string); got keys {sorted(row)}"
         )
-    metadata = dict(data.pop("metadata", None) or {}) | data
+    given = data.pop("metadata", None) or {}
+    if not isinstance(given, Mapping):
+        raise DatasetError(f"{where}: 'metadata' must be an object; got {given!r:.60}")
+    metadata = dict(given) | data
     if source and "source" not in metadata:
         metadata["source"] = source
     try:

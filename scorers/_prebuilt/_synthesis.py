@@ -70,7 +70,7 @@ class LabelVerdict(BaseModel):
     answered: YesNo
     answer_in_question: YesNo
     same_language: YesNo
-    needs_all: YesNo = "yes"
+    needs_all: YesNo  # required even for one passage: a missing verdict is not a "yes"
     reason: str = ""
 
     @field_validator("answered", "answer_in_question", "same_language", "needs_all", mode="before")

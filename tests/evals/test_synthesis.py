@@ -168,6 +168,7 @@ def test_each_gate_drops_with_its_reason() -> None:
                     "answered": "no",
                     "answer_in_question": "no",
                     "same_language": "yes",
+                    "needs_all": "yes",
                     "reason": "the passage never says it",
                 }
             )
@@ -216,6 +217,21 @@ def test_judge_output_as_real_judges_give_it_is_repaired_or_dropped_never_a_cras
     assert result.summary.dropped_by_gate == {"unreadable": 19}  # rounds of 3, 8, 8
     assert repairs == 19  # each got its repair round before it was dropped
     assert "answer" in result.dropped[0].reason
+
+
+def test_a_check_without_every_verdict_is_not_read_as_passing() -> None:
+    def forgets_needs_all(request: FakeRequest) -> FakeResponse | str:
+        if request.schema_name == "LabelVerdict":
+            verdict = json.loads(rule_based_judge(request).content or "{}")
+            verdict.pop("needs_all")
+            return json.dumps(verdict)
+        return rule_based_judge(request)
+
+    with FakeLLMServer(forgets_needs_all) as fake:
+        result = _synth(fake, n=2, kinds=("multi",))
+    assert result.summary.kept == 0
+    assert set(result.summary.dropped_by_gate) == {"check_failed"}
+    assert "needs_all" in result.dropped[0].reason
 
 
 def test_a_killed_run_resumes_without_repeating_a_call_or_a_row(tmp_path: Path) -> None:
@@ -400,15 +416,21 @@ def test_the_cli_estimates_writes_and_resumes(tmp_path: Path, capsys, monkeypatc
     assert all(row["reference_context_ids"][0].split("#")[0].endswith(".md") for row in rows)
 
 
-def test_multi_pairs_hotpotqa_paragraphs_by_the_names_they_share(shared_data: Path) -> None:
-    from evals._synthesis._plan import Partners
-
+def _hotpotqa(shared_data: Path) -> tuple[list[dict], list[str]]:
+    """HotpotQA's rows and their distinct paragraphs (gold and retrieved), in order."""
     rows = [json.loads(line) for line in (shared_data / "hotpotqa/retrieval_sm.jsonl").open()]
     texts: list[str] = []
     for row in rows:
         for text in row["ground_truth_contexts"] + row["retrieved_contexts"]:
             if text not in texts:
                 texts.append(text)
+    return rows, texts
+
+
+def test_multi_pairs_hotpotqa_paragraphs_by_the_names_they_share(shared_data: Path) -> None:
+    from evals._synthesis._plan import Partners
+
+    rows, texts = _hotpotqa(shared_data)
     partners = Partners(read_corpus(texts))
     position = {t: i for i, t in enumerate(texts)}
     found = 0
@@ -423,12 +445,7 @@ def test_multi_pairs_hotpotqa_paragraphs_by_the_names_they_share(shared_data: Pa
 
 
 def test_multi_rows_from_hotpotqa_passages_name_both_gold_ids(shared_data: Path) -> None:
-    rows = [json.loads(line) for line in (shared_data / "hotpotqa/retrieval_sm.jsonl").open()]
-    texts: list[str] = []
-    for row in rows:
-        for text in row["ground_truth_contexts"] + row["retrieved_contexts"]:
-            if text not in texts:
-                texts.append(text)
+    _, texts = _hotpotqa(shared_data)
     with FakeLLMServer() as fake:
         result = _synth(fake, texts, n=8, kinds=("multi",))
     assert result.summary.kept == 8

@@ -67,6 +67,8 @@ def test_tables_and_lists_keep_their_own_ids(tmp_path: Path) -> None:
         ([{"id": "a", "text": "x"}, {"id": "a", "text": "y"}], "ids must be unique; repeated: 'a'"),
         ([{"id": "a"}], "corpus item 1: a passage needs 'id' and 'text'"),
         ([], "the corpus has no passages"),
+        ([{"id": "a", "text": "x", "metadata": "oops"}], "'metadata' must be an object"),
+        ([3], "a passage is a string or"),
         ({"a": "b"}, "not a dict"),
     ],
 )

@@ -1,4 +1,5 @@
-"""`scorers.score_many`, the public engine entry: what it takes and what it says."""
+"""`scorers.score_many` called directly, as the public engine entry: what it takes and
+what it says (`test_many` covers it through `run_evals`)."""
 
 from __future__ import annotations
 
