@@ -62,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
 
     from .._synthesis import estimate_synthesis, read_corpus, synthesize
 
+    if not args.estimate and not args.out:
+        raise ConfigError("synth needs --out FILE.jsonl (or --estimate)")
     args.client_processes = 0
     judge = judge_from(args, {})
     if judge is None:
@@ -86,8 +88,6 @@ def run(args: argparse.Namespace) -> int:
             estimate = estimate_synthesis(args.corpus, judge, args.n, **common)
             print(estimate.model_dump_json(indent=2) if args.format == "json" else estimate.table())
             return EXIT_OK
-        if not args.out:
-            raise ConfigError("synth needs --out FILE.jsonl (or --estimate)")
         result = synthesize(
             args.corpus,
             judge,
