@@ -84,21 +84,55 @@ _SECRET_QUERY = re.compile(r"(key|token|secret|password|passwd|sig|signature|aut
 
 
 def url_secrets(url: str | None) -> list[str]:
-    """The credentials inside a URL: the password (or lone user) of ``user:key@host``
-    and the values of query parameters named like ``api-key``, ``token``, ``sig``."""
+    """The credentials inside a URL, in every spelling they may be shown in.
+
+    They are the password (or lone user) of ``user:key@host`` and the values of query or
+    fragment parameters named like ``api-key``, ``token``, ``sig``. Each is returned as it
+    is written in the URL and decoded (``%XX`` and ``+``), and re-encoded both ways, so a
+    secret is found whether a message quotes the URL, the decoded value or a client's
+    re-encoding of it.
+    """
     if not url:
         return []
-    from urllib.parse import parse_qsl, urlsplit
+    from urllib.parse import urlsplit
 
     try:
         parts = urlsplit(url)
     except ValueError:
         return []
-    found = [parts.password or parts.username or ""] if parts.username is not None else []
-    found += [
-        v for k, v in parse_qsl(parts.query, keep_blank_values=True) if _SECRET_QUERY.search(k)
-    ]
-    return [value for value in found if value]
+    raw: list[str] = []
+    if parts.username is not None:
+        raw.append(parts.password or parts.username or "")
+    for section in (parts.query, parts.fragment):
+        for pair in re.split(r"[&;]", section):
+            name, sep, value = pair.partition("=")
+            if sep and _SECRET_QUERY.search(_decoded(name)):
+                raw.append(value)
+    found: dict[str, None] = {}
+    for value in raw:
+        for spelling in _spellings(value):
+            if spelling:
+                found.setdefault(spelling)
+    return sorted(found, key=len, reverse=True)
+
+
+def _decoded(text: str) -> str:
+    from urllib.parse import unquote_plus
+
+    return unquote_plus(text)
+
+
+def _spellings(value: str) -> set[str]:
+    """``value`` as written, decoded, and re-encoded with upper- and lower-case escapes."""
+    from urllib.parse import quote, quote_plus, unquote, unquote_plus
+
+    decoded = {value, unquote(value), unquote_plus(value)}
+    spellings = set(decoded)
+    for text in decoded:
+        for encoded in (quote(text, safe=""), quote_plus(text, safe="")):
+            spellings.add(encoded)
+            spellings.add(re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), encoded))
+    return spellings
 
 
 def judge_secrets(
