@@ -77,10 +77,22 @@ class Calibration(BaseModel):
         folders are created).
 
         Raises:
-            ConfigError: When ``path`` cannot be written.
+            ConfigError: When ``path`` cannot be written, or is a file that
+                ``write_disagreements`` did not write (never replaced).
         """
         lines = "".join(d.model_dump_json() + "\n" for d in self.disagreements)
-        return write_atomically(Path(path), lines.encode("utf-8"))
+        return write_atomically(
+            Path(path), lines.encode("utf-8"), _disagreements, "disagreements file"
+        )
+
+
+def _disagreements(start: bytes) -> bool:
+    """Whether a file starts with a `Disagreement` line (one ``write_disagreements`` wrote)."""
+    try:
+        Disagreement.model_validate_json(start.split(b"\n", 1)[0], strict=True)
+    except ValueError:
+        return False
+    return True
 
 
 def _metric_arrays(labels: np.ndarray, predicted: np.ndarray) -> dict[str, np.ndarray]:

@@ -264,7 +264,7 @@ def render_report(
         comparison = _comparison(compare_items(baseline, items, resamples=2000), baseline, items)
     payload = json.dumps(data, default=json_fallback, ensure_ascii=False).translate(_JSON_IN_HTML)
     return (
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"{_PAGE_START}"
         f"<title>{html.escape(title)}</title><style>{_asset('report.css')}</style></head><body>"
         f"<h1>{html.escape(title)}</h1>{_run_line(header)}{_errors_banner(summary)}"
         f"{_banner(summary, header)}"
@@ -290,7 +290,7 @@ _JSON_IN_HTML = str.maketrans(
 def comparison_page(path: str | os.PathLike[str], title: str, body: str) -> Path:
     """A page holding ``body`` (a `RunsComparison`'s tables) in the report's style."""
     page = (
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"{_PAGE_START}"
         f"<title>{html.escape(title)}</title><style>{_asset('report.css')}</style></head><body>"
         f"<h1>{html.escape(title)}</h1>{body}</body></html>"
     )
@@ -299,5 +299,13 @@ def comparison_page(path: str | os.PathLike[str], title: str, body: str) -> Path
 
 def write_report(path: str | os.PathLike[str], html_text: str) -> Path:
     """Write the report (all at once: an existing file is replaced only by a whole
-    page); returns the path."""
-    return write_atomically(Path(path), html_text.encode("utf-8"))
+    page, and only when it is a page scorekit wrote); returns the path."""
+    return write_atomically(Path(path), html_text.encode("utf-8"), _ours, "report page")
+
+
+_MARK = "<meta name='generator' content='scorekit'>"
+_PAGE_START = f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>{_MARK}"
+
+
+def _ours(start: bytes) -> bool:
+    return _MARK.encode() in start

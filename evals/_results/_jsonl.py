@@ -144,6 +144,28 @@ def read_file(path: Path) -> tuple[dict[str, ItemResult], int, list[RunHeader]]:
     return found, good_end, headers
 
 
+def refuse_foreign(path: Path) -> None:
+    """Refuse to resume (append to, or cut short) a file that scorekit did not write: its
+    first line must be a run header or a result line.
+
+    Raises:
+        ConfigError: Naming the file and what its first line is.
+    """
+    with path.open("rb") as handle:
+        first = next((raw for raw in handle if raw.strip()), b"")
+    if not first or first.startswith(HEADER_PREFIX):
+        return
+    try:
+        parsed_line(first, None)
+    except (ValidationError, ValueError):
+        shown = first[:60].decode("utf-8", "replace").rstrip()
+        raise ConfigError(
+            f"results file {path} was not written by scorekit (its first line, {shown!r}, "
+            "is neither a run header nor a result line); nothing was changed in it. "
+            "Write this run's results to another path (results_path=..., CLI: --out)"
+        ) from None
+
+
 class ResultsFile:
     """The append-only JSONL file of finished items, locked against a second writer."""
 
@@ -167,6 +189,8 @@ class ResultsFile:
                 f"results file {path} already exists; resume it (resume=True, CLI: --resume) "
                 "or choose another path"
             )
+        if resume and path.exists() and path.stat().st_size:
+            refuse_foreign(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.handle: BinaryIO = path.open("ab")

@@ -74,6 +74,11 @@ def _out_path(out: str | os.PathLike[str] | None, resume: bool) -> Path | None:
     path = Path(out)
     if path.is_dir():
         raise ConfigError(f"out={path} is a directory; give a .jsonl file path")
+    if resume and path.exists() and not log_path(path).exists():
+        raise ConfigError(
+            f"{path} exists but {log_path(path).name} does not: synthesize did not write it, "
+            "and a file it did not write is never replaced. Give another out= (CLI: --out)"
+        )
     if not resume:
         for existing in (path, log_path(path)):
             if existing.exists():

@@ -22,6 +22,11 @@ def add(commands: Any) -> None:
         "data", help="items with input, ground_truth and context (.jsonl/.json/.csv)"
     )
     qrels.add_argument("-o", "--output", required=True, help="TREC qrels file to write")
+    qrels.add_argument(
+        "--update",
+        action="store_true",
+        help="update an existing --output: pairs judged now replace its lines, the rest stay",
+    )
     qrels.add_argument("--graded", action="store_true", help="grades 0-3 instead of 0/1")
     qrels.add_argument("--model", help="judge model (litellm string); default $SCOREKIT_MODEL")
     qrels.add_argument("--api-base", help="OpenAI-compatible base URL; default $SCOREKIT_API_BASE")
@@ -45,6 +50,13 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output)
     if output.is_dir():
         raise ConfigError(f"--output {output} is a directory; give a file path")
+    earlier = load_qrels(output) if args.update and output.exists() else {}
+    if not args.update and output.exists() and output.stat().st_size:
+        raise ConfigError(
+            f"--output {output} exists; it was left as it was. Pass --update to add this "
+            "run's judgements to it (pairs judged now replace their lines, the rest stay), "
+            "or write to another path"
+        )
     try:
         judged = judge_qrels(
             judge,
@@ -58,10 +70,10 @@ def run(args: argparse.Namespace) -> int:
     succeeded = judged.judged + judged.cached
     wrote = f"wrote {output}"
     if succeeded or not judged.failed:
-        qrels = judged.qrels
-        if judged.failed and output.exists():  # keep what an earlier run judged
-            earlier = load_qrels(output)
-            qrels = {q: {**earlier.get(q, {}), **docs} for q, docs in {**earlier, **qrels}.items()}
+        qrels = {
+            q: {**earlier.get(q, {}), **judged.qrels.get(q, {})}
+            for q in {**earlier, **judged.qrels}
+        }
         write_qrels(output, qrels)
     else:
         wrote = f"every pair failed: {output} left as it was"

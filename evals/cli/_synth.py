@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             json.dumps({"id": p.id, "text": p.text, **p.metadata}, ensure_ascii=False) + "\n"
             for p in passages
         )
-        write_atomically(Path(args.passages), text.encode("utf-8"))
+        write_atomically(Path(args.passages), text.encode("utf-8"), "same content", "passages file")
         print(f"wrote {len(passages)} passages to {args.passages}", file=sys.stderr)
     common = dict(
         kinds=args.kinds,

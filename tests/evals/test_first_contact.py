@@ -52,7 +52,7 @@ def test_a_judge_qrels_run_that_fails_on_every_pair_keeps_the_qrels_file(tmp_pat
     monkeypatch.setenv("OPENAI_API_KEY", "sk-fake")
     with FakeLLMServer() as server:
         server.handler = lambda request: {"grade": 7}  # out of range, twice: every pair fails
-        args = ["judge-qrels", str(data_file(tmp_path)), "-o", str(out), "--graded"]
+        args = ["judge-qrels", str(data_file(tmp_path)), "-o", str(out), "--graded", "--update"]
         code = main(
             [*args, "--model", "openai/f", "--api-base", server.url, "--no-cache", "--no-progress"]
         )
@@ -77,6 +77,7 @@ def test_a_partly_failing_judge_qrels_run_keeps_earlier_judgements(tmp_path, mon
                 "-o",
                 str(out),
                 "--graded",
+                "--update",
                 "--model",
                 "openai/f",
                 "--api-base",

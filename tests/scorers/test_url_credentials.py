@@ -106,7 +106,9 @@ def test_setup_errors_headers_and_spans_never_show_an_encoded_secret(name, tmp_p
     results = tmp_path / "r.jsonl"
     proc = subprocess.run(
         [sys.executable, "-c", LEAKS, tail, str(results)],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     shown = json.loads(proc.stdout.strip().splitlines()[-1])
