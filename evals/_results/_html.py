@@ -20,7 +20,7 @@ from ._comparison import RunComparison, compare_items, comparison_html
 from ._gate import gates, item_status
 from ._header import RunHeader
 from ._items import ItemResult
-from ._slices import report_slices, slices_html
+from ._slices import report_slices, slice_members, slices_html
 from ._stats import RunSummary, summary_html
 from ._summary import recorded_scales, summarize
 from ._views import display_text, output_of
@@ -255,7 +255,7 @@ def render_report(
         "scorers": list(summary.scorers),
         "scales": scales,
         "items": [_item_data(i, prompts, header) for i in items],
-        "slices": {key: list(groups) for key, groups in slices.items()},
+        "slices": slice_members(items, slices),
     }
     comparison = ""
     if baseline is not None:

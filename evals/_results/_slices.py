@@ -15,15 +15,37 @@ if TYPE_CHECKING:
     from ._stats import RunSummary
 
 MISSING = "(missing)"
-"""The group of items whose metadata has no value for the key."""
+"""The group of items whose metadata has no value for the key (absent, or null)."""
 
 
 def group_of(item: ItemResult, key: str) -> str:
-    """The item's group under ``key``: its metadata value as text (`MISSING` without one)."""
+    """The label of the item's group under ``key``: one label per distinct JSON value.
+
+    Numbers are shown as JSON numbers, equal numbers are one group (``1`` and ``1.0``,
+    as in Python and pandas); ``true`` / ``false``, lists and objects as JSON. Text is
+    shown as it is, unless it would read as another value (``"1"``, ``"true"``,
+    ``"(missing)"``, text starting with a quote): then it is shown as a JSON string, with
+    its quotes. An absent key and a null value are the group `MISSING`.
+    """
     value = item.item.metadata.get(key)
     if value is None:
         return MISSING
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False) if _ambiguous(value) else value
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _ambiguous(text: str) -> bool:
+    """Whether ``text`` shown bare would read as the label of another value."""
+    if text == MISSING or text.startswith('"'):
+        return True
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _order(group: str) -> tuple[int, float, str]:
@@ -31,9 +53,12 @@ def _order(group: str) -> tuple[int, float, str]:
     if group == MISSING:
         return (2, 0.0, group)
     try:
-        return (0, float(group), group)
+        value = json.loads(group)
     except ValueError:
         return (1, 0.0, group)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (0, float(value), group)
+    return (1, 0.0, group)
 
 
 def summaries_by(
@@ -101,22 +126,47 @@ REPORT_GROUPS = 20
 def report_slices(
     items: Sequence[ItemResult], scorer_ids: Sequence[str]
 ) -> dict[str, dict[str, RunSummary]]:
-    """The report's slicings: each metadata key whose values are texts or integers and
+    """The report's slicings: each metadata key whose values are texts or numbers and
     form 2 to `REPORT_GROUPS` groups."""
     keys: dict[str, set[str]] = {}
-    other: set[str] = set()  # keys with a value that is not a text or an integer
+    other: set[str] = set()  # keys with a value that is not a text or a number
     for item in items:
         for key, value in item.item.metadata.items():
-            if isinstance(value, bool) or not isinstance(value, (str, int)):
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (str, int, float)):
                 other.add(key)
             else:
-                keys.setdefault(key, set()).add(str(value))
+                keys.setdefault(key, set()).add(group_of(item, key))
+    for key, values in keys.items():
+        if any(item.item.metadata.get(key) is None for item in items):
+            values.add(MISSING)
     wanted = [
         key
         for key, values in keys.items()
         if key not in other and 2 <= len(values) <= REPORT_GROUPS
     ]
     return slicings(items, wanted, scorer_ids)
+
+
+def slice_members(
+    items: Sequence[ItemResult], slices: Mapping[str, Mapping[str, RunSummary]]
+) -> list[dict[str, Any]]:
+    """Per sliced key, each group's label and the positions of its items in ``items``
+    (what the report's filter shows: exactly the n of the Slices table)."""
+    out = []
+    for key, groups in slices.items():
+        members: dict[str, list[int]] = {group: [] for group in groups}
+        for index, item in enumerate(items):
+            members[group_of(item, key)].append(index)
+        out.append({"key": key, "groups": [{"label": g, "items": m} for g, m in members.items()]})
+    return out
+
+
+def slice_link(key: str, group: str) -> str:
+    """The report's name of one group: ``[key, label]`` as JSON (a key or label may hold
+    ``=``, quotes or any other character)."""
+    return json.dumps([key, group], ensure_ascii=False, separators=(",", ":"))
 
 
 def slices_html(slices: Mapping[str, Mapping[str, RunSummary]]) -> str:
@@ -140,7 +190,7 @@ def slices_html(slices: Mapping[str, Mapping[str, RunSummary]]) -> str:
                 cells.append(
                     f"<td class='num'>{fmt(s.mean)}{ci} <span class='muted'>n={s.n_scored}</span></td>"
                 )
-            link = html.escape(f"{key}={group}", quote=True)
+            link = html.escape(slice_link(key, group), quote=True)
             rows.append(
                 f"<tr><td><a href='#' class='slice-link' data-slice='{link}'>"
                 f"{html.escape(group)}</a></td>{''.join(cells)}</tr>"
@@ -173,6 +223,8 @@ __all__ = [
     "REPORT_GROUPS",
     "group_of",
     "report_slices",
+    "slice_link",
+    "slice_members",
     "slice_table",
     "slices_html",
     "slices_json",

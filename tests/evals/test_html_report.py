@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
 import subprocess
 from pathlib import Path
+from urllib.parse import quote, quote_plus
 
 import pytest
 
@@ -298,7 +300,7 @@ def test_slices_of_the_report_filter_the_items_and_follow_the_url(tmp_path):
     ]
     result = run_evals(rows, [create_id_context_recall_scorer()], progress="none")
     page = result.to_html(tmp_path / "slices.html")
-    dom, log = load(page, "#slice=topic%3Ddna")
+    dom, log = load(page, "#slice=" + quote('["topic","dna"]'))
     assert "Uncaught" not in log and "data-errors" not in dom
     slices = dom[dom.index("<h2>Slices</h2>") : dom.index("<h2>Items</h2>")]
     assert 'data-key="topic"' in slices and "flag" not in slices  # booleans not sliced
@@ -307,12 +309,63 @@ def test_slices_of_the_report_filter_the_items_and_follow_the_url(tmp_path):
     assert 'data-id="s1"' in dom and 'data-id="s0"' not in dom.split("items-body")[1]
     driven = _with_script(
         page,
-        "document.querySelector('a.slice-link[data-slice=\"topic=rome\"]').click();"
+        "[...document.querySelectorAll('a.slice-link')]"
+        ".find(a => a.textContent === 'rome').click();"
         "document.body.dataset.afterClick = location.hash;",
     )
     clicked, _ = load(driven)
-    assert 'data-after-click="#slice=topic%3Drome"' in clicked
+    assert (
+        f'data-after-click="#slice={quote_plus(json.dumps(["topic", "rome"]).replace(" ", ""))}"'
+        in clicked
+    )
     assert len(ROW.findall(clicked)) == 3
+
+
+CLICK_EVERY_SLICE = """
+const seen = [];
+for (const a of document.querySelectorAll('a.slice-link')) {
+  a.click();
+  const stated = a.closest('tr').textContent.match(/n=(\\d+)/);
+  seen.push([a.dataset.slice, stated ? Number(stated[1]) : null,
+             document.querySelectorAll('tr.item-row').length]);
+}
+document.body.dataset.seen = JSON.stringify(seen);
+"""
+
+
+@pytest.mark.slow
+@needs_browser
+def test_every_slice_link_shows_the_n_its_table_states(tmp_path):
+    """Keys holding ``=`` and named like JavaScript's object properties, values that read
+    alike (``1`` and ``"1"``, ``"(missing)"`` and no value)."""
+    teams = ["(missing)", None, 1, "1", 1.0, "a=b", "x", "x"]
+    rows = []
+    for i, team in enumerate(teams):
+        metadata = {"k=v": "left" if i % 2 else "right=1", "toString": ["p", "q"][i % 2]}
+        if team is not None:
+            metadata["team"] = team
+        if i < 3:
+            metadata["constructor"] = "c"
+            metadata["__proto__"] = str(i)
+        rows.append({"id": f"t{i}", "input": "q", "context": [{"id": "a", "text": "a"}],
+                     "reference_context_ids": ["a"], "metadata": metadata})  # fmt: skip
+    result = run_evals(rows, [create_id_context_recall_scorer()], progress="none")
+    page = result.to_html(tmp_path / "keys.html")
+    dom, log = load(_with_script(page, CLICK_EVERY_SLICE))
+    assert "Uncaught" not in log and "data-errors" not in dom
+    seen = json.loads(html.unescape(re.search(r'data-seen="([^"]*)"', dom).group(1)))
+    labels = {tuple(json.loads(link)) for link, _, _ in seen}
+    assert {
+        ("team", "(missing)"),
+        ("team", '"(missing)"'),
+        ("team", "1"),
+        ("team", '"1"'),
+    } <= labels
+    assert {("k=v", "right=1"), ("constructor", "(missing)"), ("__proto__", '"0"')} <= labels
+    assert all(stated == shown for _, stated, shown in seen), seen
+    counts = {tuple(json.loads(link)): shown for link, _, shown in seen}
+    assert counts[("team", "1")] == 2 and counts[("team", '"1"')] == 1
+    assert counts[("team", "(missing)")] == 1 and counts[("constructor", "(missing)")] == 5
 
 
 @pytest.mark.slow

@@ -77,3 +77,49 @@ def test_the_cli_prints_and_writes_the_slices(tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     rome = report["slices"]["topic"]["rome"]
     assert rome["items"] == 4 and rome["scorers"]["id-context-recall"]["n_scored"] == 4
+
+
+MIXED = ["(missing)", None, 1, "1", 1.0, 2, "2.5", 2.5, "x", "x", '"q"', [1, 2], {"a": 1}]
+
+
+def _mixed_rows():
+    rows = []
+    for i, team in enumerate(MIXED):
+        row = {"id": f"m{i}", "input": "q", "context": [{"id": "a", "text": "a"}],
+               "reference_context_ids": ["a"] if i % 2 else ["b"], "metadata": {}}  # fmt: skip
+        if team is not None:
+            row["metadata"]["team"] = team
+        rows.append(row)
+    return rows
+
+
+def test_groups_are_distinct_json_values_with_labels_that_cannot_collide():
+    result = run_evals(_mixed_rows(), SCORERS[:1], progress="none")
+    groups = result.summary_by("team")
+    assert list(groups) == [
+        "1", "2", "2.5", '"(missing)"', '"1"', '"2.5"', '"\\"q\\""', "[1, 2]", "x",
+        '{"a": 1}', "(missing)",
+    ]  # fmt: skip
+    sizes = {label: summary.items for label, summary in groups.items()}
+    assert sizes["1"] == 2 and sizes['"1"'] == 1 and sizes["x"] == 2
+    assert sizes["(missing)"] == 1 and sizes['"(missing)"'] == 1
+
+
+def test_groups_equal_pandas_groupby_with_missing_kept():
+    pd = pytest.importorskip("pandas")
+    rows = [r for r in _mixed_rows() if not isinstance(r["metadata"].get("team"), (list, dict))]
+    result = run_evals(rows, SCORERS[:1], progress="none")
+    frame = result.to_pandas(wide=True)
+    by_pandas = frame.groupby("team", dropna=False, sort=False)["id"].apply(sorted)
+    pandas_groups = sorted(by_pandas.tolist())
+    ours = result.summary_by("team")
+    members: dict[str, list[str]] = {}
+    from evals._results._slices import group_of
+
+    for item in result.items:
+        members.setdefault(group_of(item, "team"), []).append(item.item.id)
+    assert sorted(sorted(ids) for ids in members.values()) == pandas_groups
+    assert {label: s.items for label, s in ours.items()} == {
+        label: len(ids) for label, ids in members.items()
+    }
+    assert pd.isna(frame.set_index("id").loc["m1", "team"])

@@ -50,13 +50,14 @@ function download(kind) {
   a.href = URL.createObjectURL(blob); a.download = 'scorekit-items.' + kind; a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
-function groupOf(it, key) { const v = (it.metadata || {})[key]; return v === undefined || v === null ? '(missing)' : String(v); }
+const SLICES = new Map();  // JSON [key, label] -> the ids of its items (grouped by the Python side)
+for (const s of DATA.slices || []) for (const g of s.groups) SLICES.set(JSON.stringify([s.key, g.label]), new Set(g.items.map(i => DATA.items[i].id)));
 function rowsFiltered() {
   const sids = state.scorer ? [state.scorer] : SCORERS;
   const text = state.q.toLowerCase();
-  const [sliceKey, sliceValue] = state.slice ? state.slice.split(/=(.*)/s) : ['', ''];
+  const members = state.slice ? (SLICES.get(state.slice) || new Set()) : null;
   let rows = DATA.items.filter(it => {
-    if (sliceKey && groupOf(it, sliceKey) !== sliceValue) return false;
+    if (members && !members.has(it.id)) return false;
     if (state.change && !sids.some(sid => changed(it, sid, state.change))) return false;
     if (state.status && !sids.some(sid => statusOf(it, sid) === state.status)) return false;
     const inRange = v => v !== null && (state.min === '' || v >= Number(state.min)) && (state.max === '' || v <= Number(state.max));
@@ -204,7 +205,7 @@ function bind() {
   sel.innerHTML = '<option value="">any</option>' + SCORERS.map(s => `<option value="${esc(s)}">${esc(s)}</option>`).join('');
   const on = (id, key, ev) => { document.getElementById(id)[ev] = e => { state[key] = e.target.value; state.page = 0; saveHash(); drawTable(); }; };
   const slices = document.getElementById('f-slice');
-  slices.innerHTML = '<option value="">any</option>' + Object.entries(DATA.slices || {}).flatMap(([k, groups]) => groups.map(g => `<option value="${esc(k + '=' + g)}">${esc(k + ' = ' + g)}</option>`)).join('');
+  slices.innerHTML = '<option value="">any</option>' + (DATA.slices || []).flatMap(s => s.groups.map(g => `<option value="${esc(JSON.stringify([s.key, g.label]))}">${esc(s.key + ' = ' + g.label)}</option>`)).join('');
   for (const a of document.querySelectorAll('a.slice-link')) a.onclick = e => { e.preventDefault(); state.slice = a.dataset.slice; state.page = 0; slices.value = state.slice; saveHash(); drawTable(); };
   on('f-scorer', 'scorer', 'onchange'); on('f-slice', 'slice', 'onchange'); on('f-status', 'status', 'onchange');
   on('f-change', 'change', 'onchange');
