@@ -435,3 +435,36 @@ def test_regressions_the_rankings_side_by_side_and_the_export(tmp_path):
     assert 'data-json="2"' in dom
     csv = re.search(r'data-csv="([^"]*)"', dom).group(1)
     assert csv.startswith("id,input,mrr,mrr status,delta mrr") and "r2,q2,0,scored,-1" in csv
+
+
+EXPORT = (
+    "document.body.dataset.csv = JSON.stringify(exportText('csv'));"
+    "document.body.dataset.json = exportText('json');"
+)
+
+
+@pytest.mark.slow
+@needs_browser
+def test_the_csv_export_never_holds_a_formula(tmp_path):
+    hostile = ["=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(A1)", "\tTAB", "\rCR", "plain", "a,b"]
+    rows = [
+        {"id": text, "input": f"{text} input", "context": [{"id": "a", "text": "a"}],
+         "reference_context_ids": ["a"] if i % 2 else ["b"]}
+        for i, text in enumerate(hostile)
+    ]  # fmt: skip
+    result = run_evals(rows, [create_id_context_recall_scorer()], progress="none")
+    dom, log = load(_with_script(result.to_html(tmp_path / "csv.html"), EXPORT))
+    assert "Uncaught" not in log
+    exported = json.loads(html.unescape(re.search(r'data-csv="([^"]*)"', dom).group(1)))
+    import csv
+    import io
+
+    table = list(csv.reader(io.StringIO(exported)))
+    assert table[0] == ["id", "input", "id-context-recall", "id-context-recall status"]
+    cells = [cell for row in table[1:] for cell in row[:2]]
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")], cells
+    ids = sorted(row[0] for row in table[1:])
+    assert ids == sorted("'" + t if t[0] in "=+-@\t\r" else t for t in hostile)
+    assert {row[2] for row in table[1:]} == {"0", "1"}  # numbers stay numbers
+    as_json = json.loads(html.unescape(re.search(r'data-json="([^"]*)"', dom).group(1)))
+    assert sorted(r["id"] for r in as_json) == sorted(hostile)  # JSON unchanged

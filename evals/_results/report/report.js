@@ -41,8 +41,13 @@ function exportText(kind) {  // the filtered rows, as the table shows them
   });
   if (kind === 'json') return JSON.stringify(rows, null, 2);
   const cols = rows.length ? Object.keys(rows[0]) : ['id'];
-  const cell = v => { const t = v === null || v === undefined ? '' : String(v); return /[",\n]/.test(t) ? '"' + t.replace(/"/g, '""') + '"' : t; };
-  return [cols.join(','), ...rows.map(r => cols.map(c => cell(r[c])).join(','))].join('\n') + '\n';
+  // text that a spreadsheet would run as a formula gets a leading ' (OWASP's CSV injection rule); numbers stay numbers
+  const cell = v => {
+    let t = v === null || v === undefined ? '' : String(v);
+    if (typeof v === 'string' && /^[=+\-@\t\r]/.test(t)) t = "'" + t;
+    return /[",\n\r]/.test(t) ? '"' + t.replace(/"/g, '""') + '"' : t;
+  };
+  return [cols.map(cell).join(','), ...rows.map(r => cols.map(c => cell(r[c])).join(','))].join('\n') + '\n';
 }
 function download(kind) {
   const blob = new Blob([exportText(kind)], {type: kind === 'json' ? 'application/json' : 'text/csv'});
