@@ -45,6 +45,8 @@ def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env.update(LITELLM_LOCAL_MODEL_COST_MAP="True", NO_PROXY="*", PYTHONHASHSEED="0")
     env.pop("SCOREKIT_MODEL", None)
+    # the `scorekit` script beside this interpreter, whether or not its venv is activated
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     return env
 
 

@@ -436,7 +436,26 @@ def test_pydantics_value_error_prefix_stays_out_of_messages():
 
 
 FRESH = """
+import importlib.abc
 import sys
+import time
+
+
+class SlowLitellm(importlib.abc.MetaPathFinder):
+    # running litellm's package made longer than every timeout below, whatever the
+    # machine's load: charged to a call or an item, it would fail them
+    def find_spec(self, name, path, target=None):
+        if name != "litellm":
+            return None
+        others = [f for f in sys.meta_path if f is not self and hasattr(f, "find_spec")]
+        spec = next(filter(None, (f.find_spec(name, path, target) for f in others)), None)
+        if spec is not None:
+            run = spec.loader.exec_module
+            spec.loader.exec_module = lambda module: (time.sleep(5), run(module))
+        return spec
+
+
+sys.meta_path.insert(0, SlowLitellm())
 from evals import run_evals
 from evals.testing import FakeLLMServer
 from scorers import Judge, create_context_precision_scorer
@@ -445,8 +464,8 @@ assert "litellm" not in sys.modules
 rows = [{"id": str(i), "input": "q", "ground_truth": "Einstein was born in Ulm.",
          "context": ["Einstein was born in Ulm."]} for i in range(8)]
 with FakeLLMServer(latency=0.05) as server:
-    judge = Judge("openai/fake", api_base=server.url, cache=False, timeout=0.5, max_retries=0)
-    result = run_evals(rows, [create_context_precision_scorer(judge)], item_timeout=1.5,
+    judge = Judge("openai/fake", api_base=server.url, cache=False, timeout=3.0, max_retries=0)
+    result = run_evals(rows, [create_context_precision_scorer(judge)], item_timeout=4.5,
                        concurrency=8, progress=False)
     print(result.summary.item_errors, result.summary.model_calls, server.call_count)
 """

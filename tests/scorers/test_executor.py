@@ -20,12 +20,24 @@ async def _loop_executor() -> InlineSetupExecutor:
 
 
 def test_litellm_setup_runs_inline_on_the_sync_loop(fake_llm_server):
+    """The sync loop's executor is an `InlineSetupExecutor`; a fresh one (the shared one
+    may have stopped inlining after slow setups earlier in the process) inlines both."""
     judge = fake_llm_server.judge(cache=False)
-    executor = run_sync(_loop_executor)
-    before = executor.inlined
-    run_sync(lambda: judge.chat([{"role": "user", "content": "hi"}]))
-    run_sync(lambda: judge.chat([{"role": "user", "content": "again"}]))
-    assert executor.inlined - before == 2
+    run_sync(_loop_executor)
+
+    async def calls() -> InlineSetupExecutor:
+        loop = asyncio.get_running_loop()
+        executor = InlineSetupExecutor()
+        loop.set_default_executor(executor)
+        try:
+            await judge.chat([{"role": "user", "content": "hi"}])
+            await judge.chat([{"role": "user", "content": "again"}])
+        finally:
+            _executor.install()
+        return executor
+
+    executor = run_sync(calls)
+    assert executor.inlined == 2
     assert len(fake_llm_server.requests) == 2
 
 
