@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +97,7 @@ def _document_passages(root: Path, max_chars: int) -> list[Chunk]:
     for path in files:
         name = path.name if path == root else path.relative_to(root).as_posix()
         try:
-            text = path.read_text("utf-8")
+            text = path.read_text("utf-8-sig")  # a BOM is not part of the text
         except UnicodeDecodeError as exc:
             raise DatasetError(
                 f"{name}: not UTF-8 text (byte {exc.start}); convert it, e.g. with iconv"
@@ -200,6 +200,15 @@ def read_corpus(
         ]
     _check_ids(passages)
     return passages
+
+
+def copies(passages: Sequence[Chunk]) -> list[list[int]]:
+    """Per passage, the positions of every passage with the same text, whitespace aside
+    (itself included, in corpus order): one entry for a passage without a copy."""
+    groups: dict[str, list[int]] = {}
+    for index, passage in enumerate(passages):
+        groups.setdefault(" ".join(passage.text.split()), []).append(index)
+    return [groups[" ".join(passage.text.split())] for passage in passages]
 
 
 def _check_ids(passages: list[Chunk]) -> None:

@@ -66,8 +66,9 @@ class Partners:
     shares at least `MIN_SHARED_WORDS`. A name or word in more than a fifth of the corpus
     is common, not shared knowledge, and does not count."""
 
-    def __init__(self, passages: Sequence[Chunk]):
+    def __init__(self, passages: Sequence[Chunk], copies: Collection[int] = ()):
         self.passages = passages
+        self.copies = copies  # never a partner: each is a copy of an earlier passage
         self.names = [entities(p.text) for p in passages]
         self.words = [set(tokenize(p.text)) for p in passages]
         common = max(2, len(passages) // 5)
@@ -81,7 +82,7 @@ class Partners:
         """The partner of ``anchor`` (not one of ``exclude``) and how it was chosen, or None."""
         names = _shared(self.name_index, self.names[anchor], anchor, self.name_idf.__getitem__)
         words = _shared(self.word_index, self.words[anchor], anchor, self.idf.__getitem__)
-        for other in exclude:
+        for other in (*exclude, *self.copies):
             names.pop(other, None)
             words.pop(other, None)
         if names:
@@ -145,11 +146,13 @@ def quotas(n: int, kinds: Sequence[str]) -> dict[str, int]:
 
 @dataclass
 class Planner:
-    """Draws candidates: anchors in a seeded order, each passage an anchor at most once."""
+    """Draws candidates: anchors in a seeded order, each passage an anchor at most once.
+    A passage that copies an earlier one (``copies``) is neither an anchor nor a partner."""
 
     passages: Sequence[Chunk]
     kinds: Sequence[str]
     seed: int
+    copies: frozenset[int] = frozenset()
     order: list[int] = field(init=False)
     used: set[int] = field(default_factory=set)
     paired: dict[int, set[int]] = field(default_factory=dict)
@@ -161,9 +164,13 @@ class Planner:
     def __post_init__(self) -> None:
         order = list(range(len(self.passages)))
         random.Random(self.seed).shuffle(order)
-        self.order = [i for i in order if len(tokenize(self.passages[i].text)) >= MIN_ANCHOR_WORDS]
+        self.order = [
+            i
+            for i in order
+            if i not in self.copies and len(tokenize(self.passages[i].text)) >= MIN_ANCHOR_WORDS
+        ]
         if "multi" in self.kinds:
-            self.partners = Partners(self.passages)
+            self.partners = Partners(self.passages, self.copies)
 
     @property
     def anchors(self) -> int:

@@ -32,8 +32,10 @@ class SynthesizedRow(BaseModel):
         id: ``syn-<serial>``: stable across resumes of one run.
         input: The question.
         ground_truth: The reference answer.
-        reference_context_ids: The gold passages' ids, as the corpus gives them.
-        reference_contexts: The gold passages' texts, exactly as in the corpus.
+        reference_context_ids: The gold passages' ids, as the corpus gives them; a
+            passage that appears more than once in the corpus is named with every copy
+            (the first, then the others in corpus order).
+        reference_contexts: The texts of those ids, exactly as in the corpus.
         metadata: ``kind``, ``source`` (and ``sources``), ``model``, ``bm25_rank`` (the
             gold passage's rank for the question under the shipped BM25; ``bm25_ranks``
             for multi), ``pairing`` (multi: shared names or overlap), ``language``.
@@ -78,6 +80,8 @@ class SynthesisSummary(BaseModel):
         dropped_by_gate: Dropped candidates per gate.
         candidates: Candidates drawn; ``rounds``: rounds of writing and checking.
         passages: Passages in the corpus; ``anchors``: those long enough to ask about.
+        copies: Passages whose text (whitespace aside) repeats an earlier passage's: never
+            an anchor or a partner; a row's gold ids name every copy of its passages.
         exhausted: The corpus ran out of anchors before ``n`` rows were kept.
         message: One line on the outcome.
         calls: Model calls made by this invocation (cache hits and logged results not
@@ -96,6 +100,7 @@ class SynthesisSummary(BaseModel):
     rounds: int = 0
     passages: int = 0
     anchors: int = 0
+    copies: int = 0
     exhausted: bool = False
     message: str = ""
     calls: int = 0
@@ -142,6 +147,11 @@ class SynthesisResult(BaseModel):
             f"{s.passages} passages; {s.calls} model calls ({s.cached_calls} cached, "
             f"{s.resumed} from the log), {s.prompt_tokens + s.completion_tokens:,} tokens, "
             f"cost {cost}"
+        ) + (
+            f"\n{s.copies} passages repeat an earlier passage's text: never asked about or "
+            "paired; rows name every copy in their gold ids"
+            if s.copies
+            else ""
         )
 
     def __str__(self) -> str:

@@ -30,6 +30,7 @@ from scorers import (
 )
 
 from .._progress import Progress, waiting_for_litellm
+from ._corpus import copies
 from ._gates import LexicalRanks, Questions, states_answer
 from ._journal import Journal
 from ._plan import Candidate, Planner, quotas
@@ -67,7 +68,9 @@ class _Synthesis:
             for k in kinds
         }
         self.checker = create_label_check_scorer(judge, {"language": options["language"]})
-        self.planner = Planner(passages, kinds, options["seed"])
+        self.copies = copies(passages)
+        later = frozenset(i for i, group in enumerate(self.copies) if group[0] != i)
+        self.planner = Planner(passages, kinds, options["seed"], later)
         self.quota = quotas(options["n"], kinds)
         self.lexical = LexicalRanks(passages)
         self.questions = Questions()
@@ -78,7 +81,10 @@ class _Synthesis:
         self.gave_up: dict[str, int] = {}
         self.ran_out: list[str] = []
         self.summary = SynthesisSummary(
-            requested=options["n"], passages=len(passages), anchors=self.planner.anchors
+            requested=options["n"],
+            passages=len(passages),
+            anchors=self.planner.anchors,
+            copies=len(later),
         )
 
     def ids(self, candidate: Candidate) -> list[str]:
@@ -224,7 +230,7 @@ class _Synthesis:
         self.rows.append(self.row(candidate, written, ranks))
 
     def row(self, candidate: Candidate, written: Any, ranks: list[int]) -> SynthesizedRow:
-        ids = self.ids(candidate)
+        gold = [i for anchor in candidate.passages for i in self.copies[anchor]]
         sources = [self.passages[i].metadata.get("source") for i in candidate.passages]
         metadata: dict[str, Any] = {"kind": candidate.kind}
         if sources[0] is not None:
@@ -240,8 +246,8 @@ class _Synthesis:
             id=_row_id(candidate),
             input=written.question,
             ground_truth=written.answer,
-            reference_context_ids=ids,
-            reference_contexts=self.texts(candidate),
+            reference_context_ids=[str(self.passages[i].id) for i in gold],
+            reference_contexts=[self.passages[i].text for i in gold],
             metadata=metadata,
         )
 

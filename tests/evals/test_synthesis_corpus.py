@@ -123,3 +123,44 @@ def test_bm25_ranks_from_the_inverted_index_equal_the_shipped_retrievers() -> No
             assert got == [expected.get(str(c.id), 0) for c in chunks]
             compared += len(chunks)
     assert compared == 28 * 3 * 36
+
+
+def test_a_bom_is_not_part_of_a_documents_text(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_bytes(b"\xef\xbb\xbf# Heading\n\nA paragraph about Ulm.\n")
+    (tmp_path / "b.txt").write_bytes("\ufeffPlain text.".encode("utf-8"))
+    found = read_corpus(tmp_path)
+    assert [p.text for p in found] == ["# Heading\n\nA paragraph about Ulm.", "Plain text."]
+    assert not any("\ufeff" in p.text for p in found)
+    # the heading rule sees the '#': a heading stays with its paragraph, not alone
+    long_text = "# Heading\n\n" + "Words in a sentence. " * 10
+    (tmp_path / "a.md").write_bytes(b"\xef\xbb\xbf" + long_text.encode())
+    assert read_corpus(tmp_path / "a.md", max_chars=100)[0].text.startswith("# Heading\n\nWords")
+
+
+def test_copies_of_a_passage_are_never_paired_and_rows_name_every_copy(tmp_path: Path) -> None:
+    from evals.quickstart import passages as quickstart_passages
+
+    texts = [p.text for p in quickstart_passages()]
+    twice = texts[:5]
+    corpus = [{"id": f"p{i}", "text": t} for i, t in enumerate(texts)]
+    corpus += [
+        {"id": f"copy{i}", "text": "  " + t.replace(" ", "\n ") + " "} for i, t in enumerate(twice)
+    ]
+    by_id = {row["id"]: row["text"] for row in corpus}
+    with FakeLLMServer() as fake:
+        result = synthesize(corpus, fake.judge(), n=40, kinds=("single", "multi"), progress="none")
+    assert result.summary.copies == 5
+    assert "5 passages repeat an earlier passage's text" in result.table()
+    twin = {f"p{i}": f"copy{i}" for i in range(5)}
+    named = 0
+    for row in result.rows:
+        texts_of = [" ".join(by_id[i].split()) for i in row.reference_context_ids]
+        firsts = [i for i in row.reference_context_ids if not i.startswith("copy")]
+        assert len(set(texts_of)) == len(firsts) == (2 if row.metadata["kind"] == "multi" else 1)
+        for gold in firsts:
+            if gold in twin:
+                assert twin[gold] in row.reference_context_ids
+                named += 1
+        assert row.reference_contexts == [by_id[i] for i in row.reference_context_ids]
+    assert named >= 1
+    assert not any(d.passage_ids[0].startswith("copy") for d in result.dropped)
