@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import os
 import time
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from scorers import JudgeSetupError, LiteLLMTransport, Scorer, score_many
-from scorers._runtime import run_sync
+from scorers._runtime import run_sync, warn_user
 
 from ._finish import Finish, ItemFailedError, ItemHook
 from ._jobs import make_jobs
@@ -196,12 +195,11 @@ class IgnoredColumnsWarning(UserWarning):
 def _warn_unused_columns(columns: Sequence[str]) -> None:
     """With a target, what it returns is scored: say so when the data has its own."""
     if columns:
-        warnings.warn(
+        warn_user(
             f"the data has {' and '.join(repr(c) for c in columns)} values, and a target is "
             "given: the target's own answer and retrieval are scored, the data's are not "
-            "used (drop the target to score the data's)",
+            "used (drop the target (CLI: --target) to score the data's)",
             IgnoredColumnsWarning,
-            stacklevel=4,
         )
 
 

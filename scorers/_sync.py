@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import functools
 import queue
 import threading
 from collections.abc import Awaitable, Callable
@@ -20,6 +19,7 @@ from typing import Any, TypeVar
 import anyio
 from anyio.from_thread import BlockingPortal
 
+from ._caller import caller_location, calling_from
 from ._model._executor import install as install_inline_setup
 
 T = TypeVar("T")
@@ -101,7 +101,13 @@ def run_sync(fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
         )
     with _lock:
         portal = _portal or _start_portal()
-    future = portal.start_task_soon(functools.partial(fn, *args, **kwargs))
+    caller = caller_location()
+
+    async def call() -> T:
+        with calling_from(caller):
+            return await fn(*args, **kwargs)
+
+    future = portal.start_task_soon(call)
     try:
         return future.result()
     except KeyboardInterrupt:

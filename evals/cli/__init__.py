@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 
 from scorers import JudgeAPIError, ScorekitError
@@ -50,6 +51,18 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``scorekit`` console script; returns the exit code."""
     args = build_parser().parse_args(argv)
+    with warnings.catch_warnings():
+        warnings.showwarning = _one_line
+        return _handle(args)
+
+
+def _one_line(message: Warning | str, category: type[Warning], *_: object, **__: object) -> None:
+    """A warning as the CLI prints it: one line in the command's words, no source line."""
+    text = for_cli(" ".join(str(message).split()))
+    print(f"scorekit: warning: {text} ({category.__name__})", file=sys.stderr)
+
+
+def _handle(args: argparse.Namespace) -> int:
     try:
         return int(args.handler(args))
     except BrokenPipeError:  # `scorekit trec ... | head`: the reader has what it wanted

@@ -8,6 +8,7 @@ import json
 import math
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -91,12 +92,45 @@ def import_modules(names: list[str]) -> None:
 
 
 def _import_from_cwd(name: str, failure: str) -> Any:
+    """The module ``name`` (a dotted name, from the working directory first) or a Python
+    file's path (``./my_rag.py``, ``src/app.py``: imported by its stem from its folder)."""
+    if name.endswith(".py") or "/" in name or os.sep in name:
+        path = Path(name)
+        if path.suffix != ".py" or not path.is_file():
+            raise ConfigError(f"{failure}: {name} is not a Python file (give path/to/file.py)")
+        folder, name = str(path.resolve().parent), path.stem
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+        module = _imported(name, failure)
+        if Path(getattr(module, "__file__", "") or "").resolve() != path.resolve():
+            raise ConfigError(
+                f"{failure}: another module named {name!r} is already imported "
+                f"({getattr(module, '__file__', 'built in')}); rename {path.name}"
+            )
+        return module
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
+    return _imported(name, failure)
+
+
+def _imported(name: str, failure: str) -> Any:
     try:
         return importlib.import_module(name)
     except ImportError as exc:
         raise ConfigError(f"{failure}: {exc}") from None
+    except (TypeError, ValueError) as exc:  # a relative name: "the 'package' argument..."
+        if name.startswith("."):
+            raise ConfigError(f"{failure}: give a module name or a path/to/file.py") from None
+        raise _raised_by_module(exc, failure) from exc
+    except Exception as exc:
+        raise _raised_by_module(exc, failure) from exc
+
+
+def _raised_by_module(exc: Exception, failure: str) -> ConfigError:
+    """An error raised while the user's module ran, with where it was raised."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" ({frames[-1].filename}, line {frames[-1].lineno})" if frames else ""
+    return ConfigError(f"{failure}: {type(exc).__name__}: {exc}{where}")
 
 
 def load_target(spec: str | None) -> Any:
@@ -106,7 +140,9 @@ def load_target(spec: str | None) -> Any:
         return None
     module_name, sep, attribute = spec.partition(":")
     if not sep:
-        raise ConfigError(f"--target takes module:callable, got {spec!r}")
+        raise ConfigError(
+            f"--target takes module:callable or path/to/file.py:callable, got {spec!r}"
+        )
     module = _import_from_cwd(module_name, f"cannot load target {spec!r}")
     try:
         return getattr(module, attribute)

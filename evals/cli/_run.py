@@ -34,7 +34,8 @@ def add(commands: Any) -> None:
     run_parser.add_argument(
         "--target",
         metavar="MODULE:CALLABLE",
-        help="function (or Agent) called with each item's input",
+        help="function (or Agent) called with each item's input; MODULE may be a path "
+        "to a .py file (./my_rag.py:retrieve)",
     )
     run_parser.add_argument(
         "--import",

@@ -13,12 +13,12 @@ import os
 import sqlite3
 import threading
 import time
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from .._caller import warn_user
 from .._types import JudgeCall
 
 if TYPE_CHECKING:
@@ -102,11 +102,10 @@ class JudgeCache:
         for suffix in ("", "-wal", "-shm"):
             with contextlib.suppress(FileNotFoundError):
                 Path(f"{self.path}{suffix}").rename(f"{aside}{suffix}")
-        warnings.warn(
+        warn_user(
             f"the judge cache {self.path} is damaged ({error}); it was moved to {aside} "
             "and a fresh cache is used",
             RuntimeWarning,
-            stacklevel=3,
         )
         return self._open()
 
@@ -223,10 +222,9 @@ def resolve_cache(cache: bool | str | os.PathLike[str] | JudgeCache | None) -> J
         try:
             return open_cache()
         except (OSError, sqlite3.Error) as exc:  # e.g. a read-only home directory
-            warnings.warn(
+            warn_user(
                 f"scorekit: judge cache disabled, cannot open it ({exc}); set "
-                "SCOREKIT_CACHE_DIR to a writable folder or pass cache=False",
-                stacklevel=3,
+                "SCOREKIT_CACHE_DIR to a writable folder or pass cache=False"
             )
             return None
     if cache is False or cache is None:

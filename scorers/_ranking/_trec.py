@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import re
 import sys
-import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
 from .._atomic import write_atomically
+from .._caller import warn_user
 from .._errors import DatasetError
 
 Qrels = dict[str, dict[str, float]]
@@ -71,10 +71,9 @@ def _grade(file: str, number: int, text: str) -> int:
     if found is None:
         raise DatasetError(f"{file} line {number}: grade {text!r} is not an integer")
     if found.end() != len(text):
-        warnings.warn(
+        warn_user(
             f"{file} line {number}: grade {text!r} read as {int(found.group())}, as "
-            "trec_eval reads grades (integers)",
-            stacklevel=3,
+            "trec_eval reads grades (integers)"
         )
     return int(found.group())
 

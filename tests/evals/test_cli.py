@@ -287,3 +287,46 @@ def test_ctrl_c_stops_cleanly_keeping_finished_items(tmp_path):
     assert json.loads(code.stdout)["summary"]["resumed_items"] == len(lines)
     ids = [json.loads(line)["item"]["id"] for line in item_lines(out)]
     assert sorted(ids, key=int) == [str(i) for i in range(200)]
+
+
+def test_target_as_a_file_path(data, tmp_path, capsys, monkeypatch):
+    """``./my_rag.py:retrieve`` as pytest and uvicorn users write it (issue 45, item 8)."""
+    folder = tmp_path / "app"
+    folder.mkdir()
+    (folder / "helpers_for_rag.py").write_text("CHUNKS = [{'id': '1', 'text': 'Einstein'}]\n")
+    (folder / "my_rag_by_path.py").write_text(
+        "from helpers_for_rag import CHUNKS\n"
+        "def retrieve(question):\n"
+        "    return {'output': 'x', 'context': CHUNKS}\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    args = ["run", str(data), "--scorer", "id-context-recall", "--format", "json", "--no-progress"]
+    assert main([*args, "--target", "./app/my_rag_by_path.py:retrieve"]) == 0
+    assert json.loads(capsys.readouterr().out)["scores"] == {"id-context-recall": 0.5}
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("./missing.py:retrieve", "./missing.py is not a Python file (give path/to/file.py)"),
+        ("./notes.txt:retrieve", "./notes.txt is not a Python file"),
+        (".relative:retrieve", "give a module name or a path/to/file.py"),
+        ("./broken_rag.py:retrieve", "NameError: name 'undefined_name' is not defined ("),
+        ("./broken_rag.py:nothing", "has no attribute 'nothing'"),
+    ],
+)
+def test_a_bad_target_is_one_line_and_exit_2(data, tmp_path, capsys, monkeypatch, spec, message):
+    (tmp_path / "notes.txt").write_text("x")
+    (tmp_path / "broken_rag.py").write_text(
+        "def nothing_here():\n    pass\n\nif True:\n    undefined_name\n"
+        if "retrieve" in spec
+        else "x = 1\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.delitem(sys.modules, "broken_rag", raising=False)
+    assert main(["run", str(data), "--scorer", "mrr", "--target", spec, "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
