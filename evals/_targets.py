@@ -9,7 +9,7 @@ from typing import Any
 import anyio
 from pydantic import BaseModel, ConfigDict
 
-from scorers import Chunk, ConfigError, is_agent_shaped, read_result
+from scorers import Chunk, ConfigError, UnreadableOutputError, is_agent_shaped, read_result
 
 from ._results import TargetResult
 
@@ -38,20 +38,27 @@ def as_target_result(value: Any) -> TargetResult:
     outputs, framework objects and chunk lists give both (`scorers.read_result`); a
     message history or `AgentOutput` stays whole, for the scorers' context extractors;
     anything else is the output, with no retrieved context (the item's own ``context``
-    is never used in its place).
+    is never used in its place). A retrieval without an answer (``{"context": [...]}``, a
+    list of chunks) has no output: scorers that need an answer skip the item.
 
     Raises:
-        UnreadableOutputError: When a recognised shape fails to read (the item's error).
+        UnreadableOutputError: When a recognised shape fails to read, or the value is
+            None, a number, a bool or bytes (the item's error, naming the type).
     """
     if isinstance(value, TargetOutput):
         return TargetResult(output=value.output, context=value.context)
     if isinstance(value, str) or is_agent_shaped(value):
         return TargetResult(output=value)
+    if value is None or isinstance(value, (bool, int, float, bytes)):
+        raise UnreadableOutputError(
+            f"the target returned {type(value).__name__} {value!r:.60}, which is neither an "
+            "answer nor a retrieval; return the answer (a string), {'output': answer, "
+            "'context': [chunks]}, a list of chunks or a message history"
+        )
     reading = read_result(value)
     if reading is None:
         return TargetResult(output=value)
-    answer = value if reading.answer is None and reading.chunks is not None else reading.answer
-    return TargetResult(output=answer, context=reading.chunks)
+    return TargetResult(output=reading.answer, context=reading.chunks)
 
 
 def target_caller(target: Any) -> Callable[[Any], Awaitable[Any]] | None:

@@ -199,9 +199,9 @@ def read_results(path: str | os.PathLike[str], *, mixed: bool = False) -> Result
     if problems:
         raise ConfigError(
             f"{file} holds items scored under different configurations, whose scores "
-            f"cannot be averaged: {'; '.join(problems)}. Re-score them under one (run "
-            "again with resume=True over all of its items, CLI: --resume) or write each "
-            "configuration to its own file; read_results(path, mixed=True) reads it as it is"
+            f"cannot be averaged: {'; '.join(problems)}. Re-score them under one (resume=True "
+            "over all of its items, CLI: --resume) or write each configuration to its own "
+            "file; in Python, read_results(path, mixed=True) reads it as it is"
         )
     return results
 

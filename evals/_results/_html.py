@@ -76,6 +76,7 @@ def _item_data(item: ItemResult, prompts: bool, header: RunHeader | None) -> dic
         "input": display_text(item.item.input) or "",
         "ground_truth": item.item.ground_truth,
         "output": display_text(output_of(item)),
+        "no_answer": target is not None and target.output is None and not retrieval_failed,
         "context": None if context is None else [{"id": c.id, "text": c.text} for c in context],
         "metadata": item.item.metadata,
         "gold_ids": [] if gold is None else [str(g) for g in gold],

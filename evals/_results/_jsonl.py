@@ -137,7 +137,7 @@ def read_file(path: Path) -> tuple[dict[str, ItemResult], int, list[RunHeader]]:
     if problems and not found:
         raise ConfigError(
             f"{path} is not a scorekit results file ({problems[0]}); give a file written "
-            "by run_evals(results_path=...) or `scorekit run --out`"
+            "by run_evals(results_path=...) (CLI: `scorekit run --out`)"
         )
     for problem in problems:
         print(f"scorekit: {path} {problem}; skipped", file=sys.stderr)

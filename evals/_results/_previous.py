@@ -94,7 +94,7 @@ class PreviousItems(Mapping[str, ItemResult]):
         if problems and not self._offsets:
             raise ConfigError(
                 f"{self.path} is not a scorekit results file ({problems[0]}); give a file "
-                "written by run_evals(results_path=...) or `scorekit run --out`"
+                "written by run_evals(results_path=...) (CLI: `scorekit run --out`)"
             )
         for problem in problems:
             print(f"scorekit: {self.path} {problem}; skipped", file=sys.stderr)

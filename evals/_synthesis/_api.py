@@ -83,7 +83,7 @@ def _out_path(out: str | os.PathLike[str] | None, resume: bool) -> Path | None:
         for existing in (path, log_path(path)):
             if existing.exists():
                 raise ConfigError(
-                    f"{existing} exists: pass resume=True (--resume) to continue that run, "
+                    f"{existing} exists: pass resume=True (CLI: --resume) to continue that run, "
                     "or remove it to start again"
                 )
     return path

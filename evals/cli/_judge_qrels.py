@@ -19,7 +19,7 @@ def add(commands: Any) -> None:
         "judge-qrels", help="LLM-judged qrels for the chunks each item retrieved"
     )
     qrels.add_argument(
-        "data", help="items with input, ground_truth and context (.jsonl/.json/.csv)"
+        "data", help="items with input, ground_truth and context (.jsonl/.json/.csv/.parquet)"
     )
     qrels.add_argument("-o", "--output", required=True, help="TREC qrels file to write")
     qrels.add_argument(

@@ -23,7 +23,7 @@ from ._output import EXIT_OK, print_run
 def add(commands: Any) -> None:
     """Add the subcommand's parser to ``commands``."""
     run_parser = commands.add_parser("run", help="score a labelled data set")
-    run_parser.add_argument("data", help="a .jsonl, .json or .csv file of items")
+    run_parser.add_argument("data", help="a .jsonl, .json, .csv or .parquet file of items")
     run_parser.add_argument(
         "--scorer",
         action="append",

@@ -32,8 +32,26 @@ def _judge_option(key: str, value: str) -> str:
     return f"--option judge.{key}={value}"
 
 
+PHRASES = {
+    "pass context=[...] to run(), or give the scorer options={'context': [...]} or "
+    "{'context_extractor': 'auto'} (or a function or registered name) to read it from "
+    "the output": "give each item a 'context' field, or a --target whose result carries "
+    "one (--option SCORER.context_extractor=NAME reads another shape)",
+    "pass context as {'id': ..., 'text': ...} dicts or Chunk(id=...)": "give each chunk in "
+    '\'context\' an id ({"id": ..., "text": ...})',
+    "from your pipeline, pass context_extractor=fn (or a name registered with "
+    "scorers.register_context_extractor), or give the run context=[...]": "from your "
+    "--target, or pass --option SCORER.context_extractor=NAME (a name that an --import "
+    "module registers with scorers.register_context_extractor)",
+}
+"""Whole phrases of Python advice and what a command-line user does instead (each key is
+found in a message of `scorers` or `evals`: a test holds that)."""
+
+
 def for_cli(message: str) -> str:
     """``message`` with Python spellings of options replaced by the CLI's flags."""
+    for python, cli in PHRASES.items():
+        message = message.replace(python, cli)
     message = re.sub(r"\((\w+=[^,()]+), CLI: ([^)]+)\)", r"(\2)", message)
     message = re.sub(r"\S+ \(CLI: ([^)]+)\)", r"\1", message)
     message = _MANY.sub(

@@ -468,3 +468,18 @@ def test_the_csv_export_never_holds_a_formula(tmp_path):
     assert {row[2] for row in table[1:]} == {"0", "1"}  # numbers stay numbers
     as_json = json.loads(html.unescape(re.search(r'data-json="([^"]*)"', dom).group(1)))
     assert sorted(r["id"] for r in as_json) == sorted(hostile)  # JSON unchanged
+
+
+@pytest.mark.slow
+@needs_browser
+def test_a_retrieval_without_an_answer_shows_no_answer_and_its_chunks(tmp_path):
+    def retrieve_only(question: str) -> dict:
+        return {"context": [{"id": "d1", "text": "Einstein was born in Ulm."}]}
+
+    rows = [{"id": "r1", "input": "Where?", "reference_context_ids": ["d1"]}]
+    result = run_evals(rows, [create_id_context_recall_scorer()], retrieve_only, progress="none")
+    assert result.items[0].target_result.output is None  # before: the dict itself
+    dom, log = load(result.to_html(tmp_path / "retrieval.html"), "#item=r1")
+    assert "Uncaught" not in log
+    assert "no answer returned" in dom and "{'context'" not in dom and "{&#39;context" not in dom
+    assert "Einstein was born in Ulm." in dom

@@ -407,7 +407,7 @@ def test_the_cli_estimates_writes_and_resumes(tmp_path: Path, capsys, monkeypatc
         printed = capsys.readouterr().out
         assert "kept 4 rows, as asked" in printed
         assert main([*args, "-n", "4"]) == 2  # out exists
-        assert "pass resume=True (--resume)" in capsys.readouterr().err
+        assert "pass --resume to continue" in capsys.readouterr().err
         assert main([*args, "-n", "5", "--resume"]) == 0
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     passages = {json.loads(line)["id"] for line in (tmp_path / "passages.jsonl").open()}

@@ -128,3 +128,26 @@ def test_an_output_whose_repr_raises_is_stored_as_a_placeholder(tmp_path):
     assert result.scores == {"id-context-recall": 1.0, "mrr": 1.0}
     stored = read_results(path)[0].target_result.output
     assert "BadStr" in stored and "repr raised" in stored
+
+
+@pytest.mark.parametrize("returned", [42, 4.2, True, None, b"bytes"])
+def test_a_target_returning_a_scalar_fails_its_item_naming_the_type(returned):
+    result = run_evals(DATA, scorers(), target=lambda q: returned, progress=False)
+    error = result.items[0].error
+    assert error is not None and error.phase == "target"
+    assert f"the target returned {type(returned).__name__} {returned!r}" in error.message
+    assert "return the answer (a string)" in error.message
+
+
+def test_a_retrieval_without_an_answer_has_no_output():
+    from scorers import create_context_utilization_scorer
+
+    def retrieve_only(question):
+        return {"context": GOLD}
+
+    utilization = create_context_utilization_scorer("openai/never-called")
+    result = run_evals(DATA, [*scorers(), utilization], target=retrieve_only, progress=False)
+    item = result.items[0]
+    assert item.target_result.output is None and item.target_result.context is not None
+    assert item.scorer_results["context-utilization"].status == "skipped"  # no answer: no call
+    assert result.summary.model_calls == 0

@@ -170,7 +170,7 @@ function showItem(id) {
   if (!it) { view.innerHTML = id ? `<p class="error">No item ${esc(id)} in this report.</p>` : ''; return; }
   const old = base.get(id);
   let h = `<h2>Item ${esc(it.id)}</h2>`;
-  h += `<p><b>Question</b><br>${esc(it.input)}</p><p><b>Ground truth</b><br>${esc(it.ground_truth ?? '–')}</p><p><b>Output</b><br>${esc(it.output ?? '–')}</p>`;
+  h += `<p><b>Question</b><br>${esc(it.input)}</p><p><b>Ground truth</b><br>${esc(it.ground_truth ?? '–')}</p><p><b>Output</b><br>${it.output === null && it.no_answer ? '<span class="muted">no answer returned (the target returned its retrieval only)</span>' : esc(it.output ?? '–')}</p>`;
   if (it.metadata && Object.keys(it.metadata).length) h += '<p><b>Metadata</b></p><table class="meta">' + Object.entries(it.metadata).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(typeof v === 'string' ? v : JSON.stringify(v))}</td></tr>`).join('') + '</table>';
   if (it.gold_ids && it.gold_ids.length) h += `<p><b>Gold chunk ids</b>: ${it.gold_ids.map(esc).join(', ')}</p>`;
   if (it.error) h += `<p class="error"><b>Error (${esc(it.error.phase)})</b>: ${esc(it.error.message)}</p>`;
