@@ -91,5 +91,4 @@ def warn_user(message: str, category: type[Warning] = UserWarning) -> None:
         lineno,
         module=module_globals.get("__name__", "__main__"),
         registry=module_globals.setdefault("__warningregistry__", {}),
-        module_globals=module_globals,
     )

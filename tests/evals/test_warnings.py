@@ -83,3 +83,21 @@ def test_the_cli_prints_a_warning_as_one_line_in_its_own_words(tmp_path, capsys,
         "--target to score the data's) (IgnoredColumnsWarning)"
     ]
     assert "anyio" not in err and ".py:" not in err
+
+
+def test_a_warning_from_a_script_run_with_dash_c(tmp_path):
+    """``python -c`` scripts (and the docs' blocks) have no source file to show."""
+    import subprocess
+    import sys
+
+    code = (
+        "from evals import run_evals\n"
+        "from scorers import create_id_context_recall_scorer\n"
+        f"rows = {ROWS!r}\n"
+        "run_evals(rows, [create_id_context_recall_scorer()], lambda q: 'answer', progress=False)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-W", "always", "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "<string>:4: IgnoredColumnsWarning" in proc.stderr
