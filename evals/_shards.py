@@ -69,7 +69,7 @@ def merge_results(out: str | os.PathLike[str], *paths: str | os.PathLike[str]) -
     """
     from ._results import read_results
     from ._results._jsonl import encode
-    from ._results._views import ResultList
+    from ._results._run_view import ResultList
 
     if not paths:
         raise ConfigError("merge_results needs at least one results file to merge")

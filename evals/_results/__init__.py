@@ -8,17 +8,20 @@
 - `_jsonl`: the results file, written line by line and read back;
 - `_header`: the file's header line (`RunHeader`: scorer definitions, thresholds);
 - `_views`: DataFrames; `_html`: the self-contained HTML report;
-- `_eval_result`: `EvalResult`, `read_results`, `compare_runs` on top of them all.
+- `_run_view`: the reading API of a run (`RunView`), a run read back from its file
+  (`ResultList`, `read_results`);
+- `_eval_result`: `EvalResult`, `compare_runs` on top of them all.
 """
 
 from scorers import mean_ci
 
 from ._comparison import RunComparison, ScorerDelta, compare_items
-from ._eval_result import EvalResult, compare_runs, read_results
+from ._eval_result import EvalResult, compare_runs
 from ._gate import Gate, gates, item_status
 from ._header import RunHeader, ScorerDefinition
 from ._items import ErrorRecord, ItemError, ItemResult, TargetResult, run_errors
 from ._many_runs import RunRow, RunsComparison
+from ._run_view import ResultList, RunView, read_results
 from ._stats import CallTotals, RunSummary, ScorerSummary, format_table
 from ._summary import summarize
 
@@ -29,10 +32,12 @@ __all__ = [
     "Gate",
     "ItemError",
     "ItemResult",
+    "ResultList",
     "RunComparison",
     "RunHeader",
     "RunRow",
     "RunSummary",
+    "RunView",
     "RunsComparison",
     "ScorerDefinition",
     "ScorerDelta",

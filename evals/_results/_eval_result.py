@@ -5,23 +5,23 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, overload
+from typing import overload
 
 from pydantic import BaseModel, Field
 
 from scorers import ConfigError
 
 from ._comparison import RunComparison, compare_items
-from ._gate import Gate, gates, item_status
 from ._header import RunHeader, differences
-from ._items import ErrorRecord, ItemResult, run_errors
+from ._items import ItemResult
 from ._many_runs import RunsComparison, compare_many
-from ._stats import RunSummary, format_table, summary_html
-from ._views import ResultList
+from ._run_view import ResultList, RunView, read_results
+from ._stats import RunSummary
 
 
-class EvalResult(BaseModel):
-    """The outcome of `run_evals`.
+class EvalResult(BaseModel, RunView):
+    """The outcome of `run_evals`; `read_results` reads the same run back from its
+    results file with the same reading API (`RunView`).
 
     Attributes:
         scores: Mean score per scorer over scored items (None when none were scored).
@@ -71,139 +71,6 @@ class EvalResult(BaseModel):
             f"EvalResult(items={self.summary.items}, errors={self.summary.item_errors}, "
             f"scores={scores}, passed={self.passed}{where})"
         )
-
-    def _repr_html_(self) -> str:
-        return summary_html(self.summary)
-
-    def to_pandas(self, wide: bool = False) -> Any:
-        """A pandas DataFrame, one row per item × scorer: ``id``, ``scorer``, ``score``
-        (None unless scored), ``status``, ``reason``, ``error`` and the item's fields
-        (``input``, ``ground_truth``, ``output``, ``context`` as texts,
-        ``reference_contexts``, ``reference_context_ids``, ``metadata``), then a column
-        per metadata key (``metadata.KEY`` where the key is taken), ready for
-        ``groupby``. A scorer that
-        could not run because its item failed first has status ``"error"`` and the
-        item's error. With ``wide=True``: one row per item, its fields and a column per
-        scorer holding its score (None unless scored) — Ragas' ``to_pandas()`` shape.
-        pandas is an optional extra: ``pip install 'scorekit[pandas]'``.
-
-        Raises:
-            ConfigError: When pandas is not installed.
-        """
-        from ._views import to_pandas
-
-        return to_pandas(self._all_items(), list(self.summary.scorers), wide=wide)
-
-    def summary_by(self, key: str) -> dict[str, RunSummary]:
-        """The run's summary per group of items sharing a ``metadata[key]`` value (as
-        text; ``"(missing)"`` for items without one): per scorer mean, 95% CI and counts,
-        the same numbers the summary gives for those items alone. Groups come in order:
-        numbers by value, then text, the missing last (``scorekit run --by KEY``)."""
-        from ._slices import summaries_by
-
-        return summaries_by(self.iter_items(), key, list(self.summary.scorers))
-
-    def to_html(
-        self,
-        path: str | os.PathLike[str],
-        *,
-        baseline: EvalResult | str | os.PathLike[str] | None = None,
-        prompts: bool = True,
-        title: str = "scorekit report",
-    ) -> Path:
-        """Write the run as one self-contained HTML page (see ``scorekit report``).
-
-        Args:
-            path: The ``.html`` file to write.
-            baseline: Another run (an `EvalResult` or a results file) to compare with.
-            prompts: Keep each judge call's prompt and raw response (collapsed).
-            title: The page title.
-
-        Returns:
-            The path written.
-        """
-        from ._html import render_report, write_report
-
-        base: list[ItemResult] | None = None
-        if isinstance(baseline, EvalResult):
-            kept = ResultList(baseline._all_items())
-            kept.header = baseline.header
-            base = kept
-        elif baseline is not None:
-            base = read_results(baseline)
-        page = render_report(
-            self._all_items(),
-            summary=self.summary,
-            baseline=base,
-            prompts=prompts,
-            title=title,
-            header=self.header,
-        )
-        return write_report(path, page)
-
-    def gates(self) -> list[Gate]:
-        """Each threshold with the run's mean and whether it passed (see `Gate`)."""
-        return gates(self.summary, self.header)
-
-    def item_status(self, item: ItemResult | str, scorer_id: str) -> str:
-        """``"passed"``/``"failed"`` against the item bar (``item_thresholds``, else the
-        scorer's threshold), else ``"scored"``, ``"skipped"``, ``"error"``, ``"missing"``."""
-        if isinstance(item, str):
-            found = next((r for r in self.iter_items() if r.item.id == item), None)
-            if found is None:
-                raise KeyError(f"no item {item!r} in this run")
-            item = found
-        return item_status(item, scorer_id, self.header)
-
-    def errors(self) -> list[ErrorRecord]:
-        """Every failure of the run (see `ErrorRecord`), in item order (a run that kept
-        no item reads its results file only when the summary counts a failure)."""
-        clean = not self.summary.item_errors and not any(
-            s.n_error for s in self.summary.scorers.values()
-        )
-        if clean and not self.items_kept:
-            return []
-        return run_errors(self.iter_items())
-
-    def table(self) -> str:
-        """The per-scorer summary table (what the CLI prints)."""
-        return format_table(self.summary, self.thresholds, self.failed_thresholds, self.min_scored)
-
-
-def read_results(path: str | os.PathLike[str], *, mixed: bool = False) -> ResultList:
-    """The `ItemResult`s of a results file written by `run_evals` (``results_path``), as a
-    list with a ``to_pandas()`` method (see `EvalResult.to_pandas`).
-
-    A file whose items were scored under two configurations of one scorer (a resume
-    under another scale, judge or options that did not re-score every item) cannot be
-    averaged: it is refused, naming the scorer, what differs and how many items each
-    configuration has, unless ``mixed=True`` (each item keeps its ``fingerprints``).
-
-    Raises:
-        ConfigError: If the file does not exist, holds no result line (a data set, say)
-            or mixes configurations of a scorer.
-    """
-    from ._header import mixed_configurations
-    from ._jsonl import read_file
-
-    file = Path(path)
-    if not file.exists():
-        raise ConfigError(f"results file {file} does not exist")
-    if file.is_dir():
-        raise ConfigError(f"results file {file} is a directory")
-
-    found, _, headers = read_file(file)
-    results = ResultList(found.values())
-    results.header = headers[-1] if headers else None
-    problems = [] if mixed else mixed_configurations(results, headers)
-    if problems:
-        raise ConfigError(
-            f"{file} holds items scored under different configurations, whose scores "
-            f"cannot be averaged: {'; '.join(problems)}. Re-score them under one (resume=True "
-            "over all of its items, CLI: --resume) or write each configuration to its own "
-            "file; in Python, read_results(path, mixed=True) reads it as it is"
-        )
-    return results
 
 
 Run = EvalResult | str | os.PathLike[str]

@@ -10,8 +10,6 @@ from scorers import ConfigError
 if TYPE_CHECKING:
     import pandas
 
-    from ._gate import Gate
-    from ._header import RunHeader
     from ._items import ItemResult
 
 COLUMNS = (
@@ -140,23 +138,3 @@ def to_pandas(
         for key, name in names.items():
             row[name] = metadata.get(key)
     return pandas.DataFrame(found, columns=[*fields, *names.values()])
-
-
-class ResultList(list):  # type: ignore[type-arg]
-    """The items of a results file (`read_results`): a list, plus `to_pandas` and the
-    file's `header` (None for a file written before headers)."""
-
-    header: RunHeader | None = None
-
-    def gates(self) -> list[Gate]:
-        """The run's thresholds (from the header) against these items' means."""
-        from ._gate import gates
-        from ._summary import summarize
-
-        scorer_ids = list(dict.fromkeys(sid for item in self for sid in item.scorer_results))
-        return gates(summarize(self, scorer_ids, 0.0), self.header)
-
-    def to_pandas(self, wide: bool = False) -> pandas.DataFrame:
-        """One row per item × scorer, or per item with ``wide=True``; see
-        `EvalResult.to_pandas`."""
-        return to_pandas(self, wide=wide)
