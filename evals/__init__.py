@@ -52,6 +52,7 @@ _EXPORTS: dict[str, str] = {
     "merge_results": "._shards",
     "RunEstimate": "._estimate",
     "estimate_run": "._estimate",
+    "aestimate_run": "._estimate",
     "Calibration": "._calibrate",
     "acalibrate": "._calibrate",
     "calibrate": "._calibrate",
@@ -83,7 +84,7 @@ if TYPE_CHECKING:
     from ._agents._tools import Tool
     from ._calibrate import Calibration, acalibrate, calibrate, calibration_table
     from ._data import EvalItem, load_dataset
-    from ._estimate import RunEstimate, estimate_run
+    from ._estimate import RunEstimate, aestimate_run, estimate_run
     from ._qrels import JudgedQrels, ajudge_qrels, judge_qrels
     from ._results import (
         CallTotals,
@@ -171,6 +172,7 @@ __all__ = [
     "TargetResult",
     "Tool",
     "acalibrate",
+    "aestimate_run",
     "aestimate_synthesis",
     "ajudge_qrels",
     "arun_evals",

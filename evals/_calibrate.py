@@ -18,7 +18,9 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from scorers import ConfigError, DatasetError, Scorer, ScoreResult, ScorerRun, bootstrap
-from scorers._runtime import integer, run_sync, write_atomically
+from scorers._runtime import integer, write_atomically
+
+from ._twins import sync_twin
 
 _CLAIM_LABELS = {"supported": True, "not_supported": False}
 
@@ -222,7 +224,31 @@ async def acalibrate(
     seed: int = 0,
     concurrency: int = 16,
 ) -> Calibration:
-    """Async `calibrate`."""
+    """Measure a scorer's verdicts against human labels.
+
+    Rows are claim rows — ``{"claim", "context": [...], "label"}`` with labels
+    ``supported`` / ``not_supported`` (``partially_supported`` counts as ``partial_as``);
+    WiCE's rows (``evidence`` for the context) are read as they are — judged by
+    ``context-recall``'s verdict step with the claim as the run's only claim; or chunk
+    rows — ``{"input", "ground_truth", "chunk", "label": 0|1}`` — judged by
+    ``context-precision``'s per-chunk verdict. Same prompt, judge and cache as scoring.
+
+    Args:
+        scorer: ``create_context_recall_scorer(...)`` for claim rows,
+            ``create_context_precision_scorer(...)`` for chunk rows.
+        data: A ``.jsonl`` / ``.json`` file or an iterable of dicts.
+        partial_as: How ``partially_supported`` labels count.
+        resamples: Bootstrap resamples of the 95% intervals.
+        seed: Their seed.
+        concurrency: Rows judged at once.
+
+    Returns:
+        A `Calibration`: n, accuracy, precision / recall / F1 of the positive class,
+        Cohen's κ, the confusion matrix, intervals and the disagreeing rows.
+
+    Raises:
+        DatasetError: For a row of neither shape or with a bad label.
+    """
     if partial_as not in _CLAIM_LABELS:
         raise ConfigError("partial_as must be 'supported' or 'not_supported'")
     resamples = integer("resamples", resamples)
@@ -262,49 +288,9 @@ async def acalibrate(
     )
 
 
-def calibrate(
-    scorer: Scorer,
-    data: str | os.PathLike[str] | Iterable[Any],
-    *,
-    partial_as: Literal["supported", "not_supported"] = "not_supported",
-    resamples: int = 2000,
-    seed: int = 0,
-    concurrency: int = 16,
-) -> Calibration:
-    """Measure a scorer's verdicts against human labels.
-
-    Rows are claim rows — ``{"claim", "context": [...], "label"}`` with labels
-    ``supported`` / ``not_supported`` (``partially_supported`` counts as ``partial_as``);
-    WiCE's rows (``evidence`` for the context) are read as they are — judged by
-    ``context-recall``'s verdict step with the claim as the run's only claim; or chunk
-    rows — ``{"input", "ground_truth", "chunk", "label": 0|1}`` — judged by
-    ``context-precision``'s per-chunk verdict. Same prompt, judge and cache as scoring.
-
-    Args:
-        scorer: ``create_context_recall_scorer(...)`` for claim rows,
-            ``create_context_precision_scorer(...)`` for chunk rows.
-        data: A ``.jsonl`` / ``.json`` file or an iterable of dicts.
-        partial_as: How ``partially_supported`` labels count.
-        resamples: Bootstrap resamples of the 95% intervals.
-        seed: Their seed.
-        concurrency: Rows judged at once.
-
-    Returns:
-        A `Calibration`: n, accuracy, precision / recall / F1 of the positive class,
-        Cohen's κ, the confusion matrix, intervals and the disagreeing rows.
-
-    Raises:
-        DatasetError: For a row of neither shape or with a bad label.
-    """
-    return run_sync(
-        acalibrate,
-        scorer,
-        data,
-        partial_as=partial_as,
-        resamples=resamples,
-        seed=seed,
-        concurrency=concurrency,
-    )
+calibrate = sync_twin(
+    acalibrate, "Synchronous `acalibrate` (also works inside a running event loop, e.g. Jupyter)."
+)
 
 
 def calibration_table(calibrations: Sequence[Calibration]) -> str:

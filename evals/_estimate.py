@@ -22,6 +22,7 @@ from scorers._runtime import rule_answer
 
 from ._data import load_dataset
 from ._options import scorer_map
+from ._twins import sync_twin
 
 
 class ScorerEstimate(BaseModel):
@@ -105,7 +106,21 @@ async def aestimate_run(
     latency_s: float = 1.0,
     token_counter: Callable[[str, list[dict[str, Any]]], int] | None = None,
 ) -> RunEstimate:
-    """Async `estimate_run`."""
+    """What a run of ``scorers`` over ``data`` would cost, without calling any model.
+
+    Args:
+        data: The items (with their ``output`` / ``context``: targets are not called).
+        scorers: The scorers of the run.
+        concurrency: Items in flight, as in `run_evals`.
+        latency_s: The per-call latency assumed for the wall time.
+        token_counter: ``fn(model, messages) -> tokens``; default litellm's counter for
+            the model (about four characters a token when it cannot count).
+
+    Returns:
+        A `RunEstimate`: per scorer calls, prompt tokens (from the real prompts),
+        completion tokens (estimated), cost at the judge's price; the wall time at the
+        configured concurrency and the judges' limits.
+    """
     from ._runner import arun_evals
 
     items = load_dataset(data)
@@ -164,36 +179,7 @@ async def aestimate_run(
     return estimate
 
 
-def estimate_run(
-    data: str | os.PathLike[str] | Iterable[Any],
-    scorers: Sequence[Scorer] | Mapping[str, Scorer] | Scorer,
-    *,
-    concurrency: int = 8,
-    latency_s: float = 1.0,
-    token_counter: Callable[[str, list[dict[str, Any]]], int] | None = None,
-) -> RunEstimate:
-    """What a run of ``scorers`` over ``data`` would cost, without calling any model.
-
-    Args:
-        data: The items (with their ``output`` / ``context``: targets are not called).
-        scorers: The scorers of the run.
-        concurrency: Items in flight, as in `run_evals`.
-        latency_s: The per-call latency assumed for the wall time.
-        token_counter: ``fn(model, messages) -> tokens``; default litellm's counter for
-            the model (about four characters a token when it cannot count).
-
-    Returns:
-        A `RunEstimate`: per scorer calls, prompt tokens (from the real prompts),
-        completion tokens (estimated), cost at the judge's price; the wall time at the
-        configured concurrency and the judges' limits.
-    """
-    from scorers._runtime import run_sync
-
-    return run_sync(
-        aestimate_run,
-        data,
-        scorers,
-        concurrency=concurrency,
-        latency_s=latency_s,
-        token_counter=token_counter,
-    )
+estimate_run = sync_twin(
+    aestimate_run,
+    "Synchronous `aestimate_run` (also works inside a running event loop, e.g. Jupyter).",
+)

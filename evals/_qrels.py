@@ -26,10 +26,11 @@ from scorers import (
     retrieved_chunks,
     score_many,
 )
-from scorers._runtime import integer, run_sync
+from scorers._runtime import integer
 
 from ._data import EvalItem, load_dataset
 from ._progress import Progress
+from ._twins import sync_twin
 
 
 class JudgedQrels(BaseModel):
@@ -90,7 +91,43 @@ async def ajudge_qrels(
     concurrency: int = 16,
     progress: bool | None = None,
 ) -> JudgedQrels:
-    """Async `judge_qrels`."""
+    """LLM-judged qrels for the chunks retrieved for each item.
+
+    Every distinct (item, chunk) pair — over the items' own ``context`` and every run in
+    ``runs`` — is judged once: binary by default, with context precision's per-chunk
+    verdict contract (``{"verdicts": [{"context_index": 0, "verdict": "yes"|"no",
+    "reason"}]}``: the chunk is useful for arriving at the ground truth), or graded 0-3
+    with ``graded=True``. With the judge's cache on (the default), a pair judged before
+    — by an earlier call, or by ``context-precision`` with ``per_chunk=True`` on the same
+    judge — costs nothing: comparing two retrievers judges the union of their chunks
+    once, and a later retriever only its new chunks.
+
+    Example:
+        ```python
+        judged = judge_qrels(Judge("openai/gpt-4o-mini"), "items.jsonl",
+                             runs={"dense": {"q1": [{"id": "d7", "text": "..."}], ...}})
+        evaluate_ranking(judged.qrels, bm25_run, ["ndcg@10", "map"])
+        judged.judged, judged.cached  # model calls made, answers from the cache
+        ```
+
+    Args:
+        judge: The judge (`scorers.Judge`).
+        data: Items (path or rows) with an ``input`` question, a ``ground_truth`` and,
+            optionally, retrieved ``context``; items without a ground truth are skipped.
+        runs: More retrieved chunks per item: ``{run_name: {item_id: [chunk, ...]}}``,
+            chunks as str / ``{"id", "text"}`` / `Chunk`.
+        graded: Grades 0-3 instead of 0/1.
+        concurrency: Pairs judged at once (the judge's own limits still hold).
+        progress: Progress bar on stderr; default: only when stderr is a terminal.
+
+    Returns:
+        A `JudgedQrels`. Documents are keyed by chunk id, or by ``sha1:`` of the text
+        for chunks without one.
+
+    Raises:
+        JudgeSetupError: At the first call that meets a broken judge setup.
+        ConfigError: For a run naming an item that is not in the data.
+    """
     if not isinstance(judge, Judge):
         raise ConfigError(f"judge_qrels needs a scorers.Judge, got {type(judge).__name__}")
     concurrency = integer("concurrency", concurrency)
@@ -144,58 +181,7 @@ async def ajudge_qrels(
     )
 
 
-def judge_qrels(
-    judge: Judge,
-    data: str | os.PathLike[str] | Iterable[Any],
-    *,
-    runs: Mapping[str, Mapping[str, Sequence[Any]]] | None = None,
-    graded: bool = False,
-    concurrency: int = 16,
-    progress: bool | None = None,
-) -> JudgedQrels:
-    """LLM-judged qrels for the chunks retrieved for each item.
-
-    Every distinct (item, chunk) pair — over the items' own ``context`` and every run in
-    ``runs`` — is judged once: binary by default, with context precision's per-chunk
-    verdict contract (``{"verdicts": [{"context_index": 0, "verdict": "yes"|"no",
-    "reason"}]}``: the chunk is useful for arriving at the ground truth), or graded 0-3
-    with ``graded=True``. With the judge's cache on (the default), a pair judged before
-    — by an earlier call, or by ``context-precision`` with ``per_chunk=True`` on the same
-    judge — costs nothing: comparing two retrievers judges the union of their chunks
-    once, and a later retriever only its new chunks.
-
-    Example:
-        ```python
-        judged = judge_qrels(Judge("openai/gpt-4o-mini"), "items.jsonl",
-                             runs={"dense": {"q1": [{"id": "d7", "text": "..."}], ...}})
-        evaluate_ranking(judged.qrels, bm25_run, ["ndcg@10", "map"])
-        judged.judged, judged.cached  # model calls made, answers from the cache
-        ```
-
-    Args:
-        judge: The judge (`scorers.Judge`).
-        data: Items (path or rows) with an ``input`` question, a ``ground_truth`` and,
-            optionally, retrieved ``context``; items without a ground truth are skipped.
-        runs: More retrieved chunks per item: ``{run_name: {item_id: [chunk, ...]}}``,
-            chunks as str / ``{"id", "text"}`` / `Chunk`.
-        graded: Grades 0-3 instead of 0/1.
-        concurrency: Pairs judged at once (the judge's own limits still hold).
-        progress: Progress bar on stderr; default: only when stderr is a terminal.
-
-    Returns:
-        A `JudgedQrels`. Documents are keyed by chunk id, or by ``sha1:`` of the text
-        for chunks without one.
-
-    Raises:
-        JudgeSetupError: At the first call that meets a broken judge setup.
-        ConfigError: For a run naming an item that is not in the data.
-    """
-    return run_sync(
-        ajudge_qrels,
-        judge,
-        data,
-        runs=runs,
-        graded=graded,
-        concurrency=concurrency,
-        progress=progress,
-    )
+judge_qrels = sync_twin(
+    ajudge_qrels,
+    "Synchronous `ajudge_qrels` (also works inside a running event loop, e.g. Jupyter).",
+)

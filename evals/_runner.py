@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from scorers import JudgeSetupError, LiteLLMTransport, Scorer, score_many
-from scorers._runtime import run_sync, warn_user
+from scorers._runtime import warn_user
 
 from ._finish import Finish, ItemFailedError, ItemHook
 from ._jobs import make_jobs
@@ -25,6 +25,7 @@ from ._results._header import RunHeader, header_of
 from ._resume import open_results, resume_plans
 from ._source import ItemSource
 from ._targets import target_caller
+from ._twins import sync_twin
 
 
 async def arun_evals(
@@ -228,18 +229,11 @@ def _eval_result(
     )
 
 
-def run_evals(
-    data: str | os.PathLike[str] | Iterable[Any],
-    scorers: Sequence[Scorer] | Mapping[str, Scorer] | Scorer,
-    target: Any = None,
-    **kwargs: Any,
-) -> EvalResult:
-    """Synchronous `arun_evals` (also works inside a running event loop, e.g. Jupyter).
-
-    Ctrl-C stops the run; every finished item is already in ``results_path``.
-    """
-
-    return run_sync(arun_evals, data, scorers, target, **kwargs)
+run_evals = sync_twin(
+    arun_evals,
+    "Synchronous `arun_evals` (also works inside a running event loop, e.g. Jupyter); "
+    "Ctrl-C stops the run, and every finished item is already in ``results_path``.",
+)
 
 
 __all__ = ["IgnoredColumnsWarning", "ItemFailedError", "arun_evals", "run_evals"]

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from scorers import BudgetExceededError, ConfigError, Judge
-from scorers._runtime import integer, run_sync
+from scorers._runtime import integer
 
+from .._twins import sync_twin
 from ._corpus import MAX_CHARS, read_corpus
 from ._journal import Journal, corpus_digest, log_path
 from ._result import SynthesisResult
@@ -104,7 +105,46 @@ async def asynthesize(
     max_chars: int = MAX_CHARS,
     progress: bool | str | None = None,
 ) -> SynthesisResult:
-    """Async `synthesize`."""
+    """A labelled set written from your own documents, with the gold passage ids known.
+
+    Each row is a question the judge wrote from one passage (``single``), from two
+    passages that belong together (``multi``: they share names, or else words; both
+    are gold), or in words other than the passage's (``paraphrase``: kept only when the
+    shipped BM25 does not rank the gold passage first). A row is kept when it passes
+    every gate (`evals.SYNTHESIS_GATES`): the judge checks that the gold passages answer
+    the question, that the question does not give its answer away, that it is in the
+    passages' language and (multi) that both passages are needed; near-duplicate
+    questions are dropped. Candidates are drawn in a seeded order until ``n`` rows are
+    kept or the corpus runs out.
+
+    Args:
+        corpus: A folder of ``.txt`` / ``.md`` documents, one document, a table of
+            passages (``.jsonl`` / ``.csv`` / ``.parquet`` with ``id`` and ``text``), or a
+            list of strings or dicts (see `read_corpus`).
+        model: The judge: a litellm model string or a `scorers.Judge` (its cache,
+            limits and retries apply).
+        n: Rows wanted, split evenly over ``kinds``.
+        kinds: Any of ``"single"``, ``"multi"``, ``"paraphrase"``.
+        language: ``"auto"`` (questions in each passage's language) or a language code.
+        seed: Decides the order passages are drawn in.
+        out: The ``.jsonl`` to write the rows to (after every round); its log (every
+            prompt and answer) goes beside it as ``<out>.log``.
+        resume: Continue the run that wrote ``out``: no row is repeated and no step a
+            finished invocation logged is asked again.
+        max_cost: A cap in USD on this invocation's model calls.
+        concurrency: Judge steps in flight.
+        max_chars: The longest passage cut from a document.
+        progress: ``"auto"`` (default), ``"bar"``, ``"plain"`` or ``"none"``.
+
+    Returns:
+        A `SynthesisResult`: ``.rows`` (scorekit's data format), ``.dropped`` (each
+        with its gate and reason), ``.summary`` (calls, tokens, cost).
+
+    Raises:
+        ConfigError: For bad options, or an ``out`` that exists without ``resume``.
+        DatasetError: For a corpus that cannot be read.
+        BudgetExceededError: When ``max_cost`` is reached (the rows kept are in ``out``).
+    """
     options = _options(n, kinds, language, seed, max_cost, concurrency, progress)
     return await run_synthesis(
         corpus, _judge(model), options, _out_path(out, resume), resume, max_chars
@@ -155,73 +195,6 @@ async def run_synthesis(
     return state.result()
 
 
-def synthesize(
-    corpus: Corpus,
-    model: Judge | str,
-    n: int = 100,
-    *,
-    kinds: Sequence[str] = KINDS,
-    language: str = "auto",
-    seed: int = 0,
-    out: str | os.PathLike[str] | None = None,
-    resume: bool = False,
-    max_cost: float | None = None,
-    concurrency: int = 16,
-    max_chars: int = MAX_CHARS,
-    progress: bool | str | None = None,
-) -> SynthesisResult:
-    """A labelled set written from your own documents, with the gold passage ids known.
-
-    Each row is a question the judge wrote from one passage (``single``), from two
-    passages that belong together (``multi``: they share names, or else words; both
-    are gold), or in words other than the passage's (``paraphrase``: kept only when the
-    shipped BM25 does not rank the gold passage first). A row is kept when it passes
-    every gate (`evals.SYNTHESIS_GATES`): the judge checks that the gold passages answer
-    the question, that the question does not give its answer away, that it is in the
-    passages' language and (multi) that both passages are needed; near-duplicate
-    questions are dropped. Candidates are drawn in a seeded order until ``n`` rows are
-    kept or the corpus runs out.
-
-    Args:
-        corpus: A folder of ``.txt`` / ``.md`` documents, one document, a table of
-            passages (``.jsonl`` / ``.csv`` / ``.parquet`` with ``id`` and ``text``), or a
-            list of strings or dicts (see `read_corpus`).
-        model: The judge: a litellm model string or a `scorers.Judge` (its cache,
-            limits and retries apply).
-        n: Rows wanted, split evenly over ``kinds``.
-        kinds: Any of ``"single"``, ``"multi"``, ``"paraphrase"``.
-        language: ``"auto"`` (questions in each passage's language) or a language code.
-        seed: Decides the order passages are drawn in.
-        out: The ``.jsonl`` to write the rows to (after every round); its log (every
-            prompt and answer) goes beside it as ``<out>.log``.
-        resume: Continue the run that wrote ``out``: no row is repeated and no step a
-            finished invocation logged is asked again.
-        max_cost: A cap in USD on this invocation's model calls.
-        concurrency: Judge steps in flight.
-        max_chars: The longest passage cut from a document.
-        progress: ``"auto"`` (default), ``"bar"``, ``"plain"`` or ``"none"``.
-
-    Returns:
-        A `SynthesisResult`: ``.rows`` (scorekit's data format), ``.dropped`` (each
-        with its gate and reason), ``.summary`` (calls, tokens, cost).
-
-    Raises:
-        ConfigError: For bad options, or an ``out`` that exists without ``resume``.
-        DatasetError: For a corpus that cannot be read.
-        BudgetExceededError: When ``max_cost`` is reached (the rows kept are in ``out``).
-    """
-    return run_sync(
-        asynthesize,
-        corpus,
-        model,
-        n,
-        kinds=kinds,
-        language=language,
-        seed=seed,
-        out=out,
-        resume=resume,
-        max_cost=max_cost,
-        concurrency=concurrency,
-        max_chars=max_chars,
-        progress=progress,
-    )
+synthesize = sync_twin(
+    asynthesize, "Synchronous `asynthesize` (also works inside a running event loop, e.g. Jupyter)."
+)

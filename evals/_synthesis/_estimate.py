@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 from pydantic import BaseModel
 
 from scorers import ConfigError, Judge, ModelRequest, ScriptedTransport
-from scorers._runtime import rule_answer, run_sync
+from scorers._runtime import rule_answer
 
+from .._twins import sync_twin
 from ._api import Corpus, _judge, _options, run_synthesis
 from ._corpus import MAX_CHARS
 from ._run import KINDS
@@ -78,7 +78,19 @@ async def aestimate_synthesis(
     keep_rate: float = 0.8,
     latency_s: float = 1.0,
 ) -> SynthesisEstimate:
-    """Async `estimate_synthesis`."""
+    """What `synthesize` would cost, without calling any model.
+
+    Args:
+        corpus: As for `synthesize`.
+        model: The judge whose price and token counting apply (it is not called).
+        n: Rows wanted.
+        kinds, language, seed, concurrency, max_chars: As for `synthesize`.
+        keep_rate: The share of candidates assumed to pass every gate.
+        latency_s: Seconds per call, for the wall time.
+
+    Returns:
+        A `SynthesisEstimate`.
+    """
     if (
         isinstance(keep_rate, bool)
         or not isinstance(keep_rate, (int, float))
@@ -108,20 +120,7 @@ async def aestimate_synthesis(
     )
 
 
-def estimate_synthesis(
-    corpus: Corpus, model: Judge | str, n: int = 100, **kwargs: Any
-) -> SynthesisEstimate:
-    """What `synthesize` would cost, without calling any model.
-
-    Args:
-        corpus: As for `synthesize`.
-        model: The judge whose price and token counting apply (it is not called).
-        n: Rows wanted.
-        **kwargs: ``kinds``, ``language``, ``seed``, ``concurrency``, ``max_chars`` as for
-            `synthesize`; ``keep_rate`` (default 0.8: the share of candidates assumed to
-            pass every gate); ``latency_s`` (default 1.0, per call, for the wall time).
-
-    Returns:
-        A `SynthesisEstimate`.
-    """
-    return run_sync(aestimate_synthesis, corpus, model, n, **kwargs)
+estimate_synthesis = sync_twin(
+    aestimate_synthesis,
+    "Synchronous `aestimate_synthesis` (also works inside a running event loop, e.g. Jupyter).",
+)
