@@ -209,10 +209,10 @@ def _as_run(row: dict[str, Any], number: int, partial_as: str) -> tuple[ScorerRu
 def _prediction(result: ScoreResult, scale: float) -> tuple[bool | None, str]:
     """Whether the scorer said supported / useful (its full score), and why; None for a
     run that was not scored (a failed row is counted, not fatal)."""
-    if result.status != "scored":
+    if result.value is None:
         return None, result.error or result.reason
     verdicts = (result.details.get("verdicts") or {}).get("verdicts") or []
-    return result.score >= scale, " ".join(str(v.get("reason", "")) for v in verdicts)
+    return result.value >= scale, " ".join(str(v.get("reason", "")) for v in verdicts)
 
 
 async def acalibrate(

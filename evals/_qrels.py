@@ -144,11 +144,11 @@ async def ajudge_qrels(
     async def keep(scored: Scored) -> None:
         query, doc = scored.job.key
         result = scored.results["qrels"]
-        if result.status != "scored":
+        if result.value is None:
             failed[f"{query}\t{doc}"] = result.error or result.reason
             bar.advance(error=True)
             return
-        qrels[query][doc] = result.score
+        qrels[query][doc] = result.value
         calls = result.judge_calls
         counts["cached" if calls and all(c.cached for c in calls) else "judged"] += 1
         bar.advance()

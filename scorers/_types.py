@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import math
 from typing import Any, Literal
 
 from pydantic import (
@@ -12,6 +13,7 @@ from pydantic import (
     PrivateAttr,
     field_serializer,
     field_validator,
+    model_validator,
 )
 from pydantic_core import to_jsonable_python
 
@@ -140,7 +142,9 @@ class ScoreResult(BaseModel):
 
     Attributes:
         scorer_id: Which scorer produced it.
-        score: A float in ``[0, scale]``; 0 when skipped or failed.
+        score: A float in ``[0, scale]``; 0 when skipped (the seed's rule); None when the
+            run failed (``status="error"``): a failure carries no number (``null`` in
+            results files, NaN in pandas and in ``float(result)``).
         reason: Human-readable explanation of the score.
         status: ``"scored"``, ``"skipped"`` (not applicable, e.g. no ground truth) or
             ``"error"``.
@@ -153,7 +157,7 @@ class ScoreResult(BaseModel):
     """
 
     scorer_id: str
-    score: float = 0.0
+    score: float | None = 0.0
     reason: str = ""
     status: Literal["scored", "skipped", "error"] = "scored"
     details: dict[str, Any] = Field(default_factory=dict)
@@ -165,8 +169,22 @@ class ScoreResult(BaseModel):
     def _details_as_json(self, details: dict[str, Any]) -> Any:
         return to_jsonable_python(details, fallback=_json_fallback)
 
+    @model_validator(mode="after")
+    def _no_number_for_a_failure(self) -> ScoreResult:
+        if self.status == "error":
+            self.__dict__["score"] = None  # results files of earlier versions stored 0.0
+        elif self.score is None:
+            raise ValueError(f"a {self.status} result needs a score (None only for errors)")
+        return self
+
     def __float__(self) -> float:
-        return self.score
+        return math.nan if self.score is None else self.score
+
+    @property
+    def value(self) -> float | None:
+        """The score of a scored run; None when the run was skipped or failed (what
+        means, comparisons and gates take)."""
+        return self.score if self.status == "scored" else None
 
     def __repr__(self) -> str:
         reason = " ".join(self.reason.split())
@@ -174,14 +192,17 @@ class ScoreResult(BaseModel):
             reason = reason[:79] + "…"
         error = f", error={self.error!r}" if self.error else ""
         return (
-            f"ScoreResult(scorer_id={self.scorer_id!r}, score={self.score:.4g}, "
+            f"ScoreResult(scorer_id={self.scorer_id!r}, score={self._shown()}, "
             f"status={self.status!r}, reason={reason!r}, calls={len(self.judge_calls)}{error})"
         )
+
+    def _shown(self) -> str:
+        return "-" if self.score is None else f"{self.score:.4g}"
 
     def _repr_html_(self) -> str:
         """Score, reason and the claims / chunk verdicts, for notebooks."""
         parts = [
-            f"<p><b>{html.escape(self.scorer_id)}</b>: {self.score:.4g} "
+            f"<p><b>{html.escape(self.scorer_id)}</b>: {self._shown()} "
             f"<i>({html.escape(self.status)})</i></p>",
             f"<pre style='white-space:pre-wrap'>{html.escape(self.reason)}</pre>",
         ]

@@ -186,8 +186,10 @@ def compare_items(
         for item_id in sorted(base):  # one order for files and results: same p-values
             b, c = base[item_id], cand.get(item_id)
             rb, rc = b.scorer_results.get(sid), c.scorer_results.get(sid) if c else None
-            if rb is not None and rc is not None and rb.status == rc.status == "scored":
-                pairs.append((rb.score, rc.score))
+            vb = None if rb is None else rb.value
+            vc = None if rc is None else rc.value
+            if vb is not None and vc is not None:
+                pairs.append((vb, vc))
         test = paired_test(
             [b for b, _ in pairs], [c for _, c in pairs], resamples=resamples, seed=seed
         )

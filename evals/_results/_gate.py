@@ -68,9 +68,9 @@ def item_status(result: ItemResult, scorer_id: str, header: RunHeader | None) ->
     score = result.scorer_results.get(scorer_id)
     if score is None:
         return "error" if result.error is not None else "missing"
-    if score.status != "scored":
+    if score.value is None:
         return score.status
     bar = None if header is None else header.item_threshold(scorer_id)
     if bar is None:
         return "scored"
-    return "passed" if score.score >= bar else "failed"
+    return "passed" if score.value >= bar else "failed"

@@ -120,10 +120,9 @@ def _comparison(
             continue
         for sid, new in item.scorer_results.items():
             before = old.scorer_results.get(sid)
-            if before is not None and before.status == new.status == "scored":
-                changes.append(
-                    (abs(new.score - before.score), sid, item.item.id, before.score, new.score)
-                )
+            b, c = None if before is None else before.value, new.value
+            if b is not None and c is not None:
+                changes.append((abs(c - b), sid, item.item.id, b, c))
     changes.sort(key=lambda c: (-c[0], c[2]))
     moved = "".join(
         f"<tr><td><a href='#' class='item-link' data-id='{html.escape(item_id)}'>{html.escape(item_id)}</a>"
@@ -218,9 +217,9 @@ def _hists(items: Sequence[ItemResult], summary: RunSummary, scales: dict[str, f
     hists = []
     for sid in summary.scorers:
         values = [
-            r.scorer_results[sid].score
+            v
             for r in items
-            if sid in r.scorer_results and r.scorer_results[sid].status == "scored"
+            if sid in r.scorer_results and (v := r.scorer_results[sid].value) is not None
         ]
         scale = scales.get(sid) or max([1.0, *values])
         hists.append(

@@ -197,9 +197,9 @@ def _scorer_ids(items: Sequence[ItemResult]) -> list[str]:
 
 def _row(name: str, items: Sequence[ItemResult], sid: str) -> RunRow:
     scores = [
-        r.scorer_results[sid].score
+        v
         for r in items
-        if sid in r.scorer_results and r.scorer_results[sid].status == "scored"
+        if sid in r.scorer_results and (v := r.scorer_results[sid].value) is not None
     ]
     mean, low, high = mean_ci(scores, (0.0, recorded_scale(items, sid)))
     return RunRow(run=name, mean=mean, ci_low=low, ci_high=high, n=len(scores))

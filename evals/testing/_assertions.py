@@ -23,11 +23,11 @@ def _check(
         problems.append(f"the scorer failed: {result.error}")
     elif result.status == "skipped" and not allow_skipped:
         problems.append("the run was skipped (allow_skipped=True accepts that)")
-    elif result.status == "scored":
-        if min_score is not None and result.score < min_score:
-            problems.append(f"score {result.score:.4g} < min_score {min_score:g}")
-        if max_score is not None and result.score > max_score:
-            problems.append(f"score {result.score:.4g} > max_score {max_score:g}")
+    elif (score := result.value) is not None:
+        if min_score is not None and score < min_score:
+            problems.append(f"score {score:.4g} < min_score {min_score:g}")
+        if max_score is not None and score > max_score:
+            problems.append(f"score {score:.4g} > max_score {max_score:g}")
     COLLECTOR.records.append(
         Recorded(
             test=COLLECTOR.current_test,

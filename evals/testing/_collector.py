@@ -27,7 +27,7 @@ class Recorded:
 
     test: str
     scorer_id: str
-    score: float
+    score: float | None
     status: str
     passed: bool
     result: dict[str, Any] = field(default_factory=dict)
@@ -51,7 +51,7 @@ class Collector:
             f"{'scorer':<{width}}  {'asserts':>7}  {'passed':>6}  {'mean':>6}  {'min':>6}  {'max':>6}"
         ]
         for sid, records in by_scorer.items():
-            scores = [r.score for r in records if r.status == "scored"]
+            scores = [r.score for r in records if r.status == "scored" and r.score is not None]
             mean = math.fsum(scores) / len(scores) if scores else None
 
             def fmt(value: float | None) -> str:

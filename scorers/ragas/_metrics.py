@@ -106,7 +106,7 @@ class ContextRecall(RagasMetric):
         }
 
     def _finish(self, native: ScoreResult) -> MetricResult:
-        value = math.nan if native.status == "skipped" else native.score
+        value = math.nan if native.status == "skipped" or native.score is None else native.score
         return metric_result(value, native)
 
 
@@ -312,7 +312,7 @@ class _IDBased(RagasMetric):
         }
 
     def _finish(self, native: ScoreResult) -> MetricResult:
-        return metric_result(native.score, native)
+        return metric_result(math.nan if native.score is None else native.score, native)
 
 
 class IDBasedContextRecall(_IDBased):
