@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import difflib
 import math
 import os
 from collections.abc import Iterable, Iterator, Mapping
@@ -11,14 +13,14 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from scorers import DatasetError
-from scorers._runtime import paused_gc
+from scorers._runtime import paused_gc, warn_user
 from scorers.ragas import ROW_FIELDS, normalize_row
 
 from ._files import csv_rows, json_rows, jsonl_rows, parquet_rows, too_deep
 from ._item import EvalItem
 from ._storable import check_depth, check_row, storable
 
-__all__ = ["EvalItem", "load_dataset"]
+__all__ = ["EvalItem", "UnknownColumnsWarning", "load_dataset", "probable_field"]
 
 
 def _row_error(where: str, exc: ValidationError) -> DatasetError:
@@ -28,13 +30,87 @@ def _row_error(where: str, exc: ValidationError) -> DatasetError:
         if err["type"] == "missing":
             problems.append(f"field '{field}' is required")
         elif err["type"] == "extra_forbidden":
+            meant = probable_field(field)
+            hint = f"did you mean '{meant}'? " if meant else ""
             problems.append(
-                f"unknown field '{field}' (put extra data under 'metadata'; known fields: "
-                f"{', '.join(EvalItem.model_fields)})"
+                f"unknown field '{field}' ({hint}put extra data under 'metadata'; known "
+                f"fields: {', '.join(EvalItem.model_fields)})"
             )
         else:
             problems.append(f"field '{field}': {err['msg'].removeprefix('Value error, ')}")
     return DatasetError(f"{where}: " + "; ".join(problems))
+
+
+LIKELY_FIELDS = {
+    **dict.fromkeys(
+        ("gold_ids", "gold", "gold_doc_ids", "relevant_ids", "relevant_doc_ids", "positive_ids",
+         "positives", "qrels", "expected_ids", "reference_ids", "corpus_id", "corpus-id",
+         "ground_truth_ids", "gold_passage_ids"),
+        "reference_context_ids",
+    ),
+    **dict.fromkeys(
+        ("retrieved_ids", "retrieved_doc_ids", "doc_ids", "hit_ids", "result_ids",
+         "ranked_ids", "ranking", "retrieved_documents_ids", "context_ids"),
+        "retrieved_context_ids",
+    ),
+    **dict.fromkeys(("query", "prompt", "user_query", "query_text"), "input"),
+    **dict.fromkeys(("query_id", "query-id", "qid", "question_id"), "id"),
+    **dict.fromkeys(
+        ("actual_output", "prediction", "generated_answer", "generation", "model_answer"),
+        "output",
+    ),
+    **dict.fromkeys(
+        ("expected_output", "gold_answer", "reference_answer", "expected_answer", "target"),
+        "ground_truth",
+    ),
+    **dict.fromkeys(
+        ("retrieval_context", "documents", "passages", "chunks", "retrieved_documents",
+         "retrieved_passages", "retrieved_chunks", "hits"),
+        "context",
+    ),
+    **dict.fromkeys(
+        ("expected_context", "gold_contexts", "gold_passages", "reference_context",
+         "gold_documents", "relevant_contexts"),
+        "reference_contexts",
+    ),
+}  # fmt: skip
+"""Columns that Ragas, DeepEval, BEIR and home-made files use, and the field each means."""
+
+
+def probable_field(column: str) -> str | None:
+    """The field a column that is not one of scorekit's probably means (`LIKELY_FIELDS`,
+    else a close spelling of a known field), or None."""
+    key = column.strip().lower().replace(" ", "_")
+    if key in LIKELY_FIELDS:
+        return LIKELY_FIELDS[key]
+    close = difflib.get_close_matches(
+        key, [*EvalItem.model_fields, "retrieved_context_ids"], 1, 0.8
+    )
+    return close[0] if close else None
+
+
+class UnknownColumnsWarning(UserWarning):
+    """A data file has columns that are not scorekit fields but look like one (kept in
+    ``metadata``, so not scored)."""
+
+
+def _warn_unknown_columns(path: Path) -> None:
+    """Name the CSV columns that go to ``metadata`` but probably meant a field."""
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        try:
+            header = next(csv.reader(handle), [])
+        except (csv.Error, UnicodeDecodeError):
+            return  # the reader says what is wrong
+    known = _known_columns()
+    meant = {c: f for c in header if c not in known and (f := probable_field(c))}
+    if meant:
+        named = ", ".join(f"'{c}' (did you mean '{f}'?)" for c, f in meant.items())
+        warn_user(
+            f"{path.name}: column{'s' if len(meant) > 1 else ''} {named} "
+            f"{'are not scorekit fields' if len(meant) > 1 else 'is not a scorekit field'}: kept in each item's "
+            "metadata and not scored; rename the column to use it",
+            UnknownColumnsWarning,
+        )
 
 
 _RAGAS_EXTRAS = (
@@ -132,6 +208,7 @@ def _rows_from_path(path: Path) -> Iterable[tuple[str, Any]]:
     if suffix == ".json":
         return json_rows(path)
     if suffix == ".csv":
+        _warn_unknown_columns(path)
         return csv_rows(path, _LIST_COLUMNS, _known_columns())
     if suffix == ".parquet":
         return parquet_rows(path)

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from scorers import mean_ci
 
 from ._gate import Gate
+from ._items import skip_reasons
 from ._stats import fmt
 from ._summary import recorded_scale
 
@@ -38,6 +39,8 @@ class ScorerDelta(BaseModel):
         p_t_holm: ``p_t`` Holm–Bonferroni adjusted across the compared scorers.
         p_permutation_holm: The same for ``p_permutation``.
         p_bootstrap_holm: The same for ``p_bootstrap``.
+        unpaired_why: When no item was scored in both runs, why (items in one run
+            only, skip reasons with counts); "" otherwise.
     """
 
     baseline_mean: float | None = None
@@ -54,6 +57,7 @@ class ScorerDelta(BaseModel):
     p_t_holm: float | None = None
     p_permutation_holm: float | None = None
     p_bootstrap_holm: float | None = None
+    unpaired_why: str = ""
 
 
 class RunComparison(BaseModel):
@@ -68,6 +72,8 @@ class RunComparison(BaseModel):
         warnings: What differs between the runs without making them incomparable (a
             shared scorer's judge).
         candidate_gates: The candidate's thresholds (from its header) against its means.
+        only_baseline_scorers: Scorers that only the baseline ran (not compared).
+        only_candidate_scorers: Scorers that only the candidate ran (not compared).
     """
 
     scorers: dict[str, ScorerDelta] = Field(default_factory=dict)
@@ -77,6 +83,8 @@ class RunComparison(BaseModel):
     seed: int = 0
     warnings: list[str] = Field(default_factory=list)
     candidate_gates: list[Gate] = Field(default_factory=list)
+    only_baseline_scorers: list[str] = Field(default_factory=list)
+    only_candidate_scorers: list[str] = Field(default_factory=list)
 
     def __repr__(self) -> str:
         deltas = {
@@ -119,7 +127,74 @@ class RunComparison(BaseModel):
                 f"unpaired items: {len(self.only_in_baseline)} only in baseline, "
                 f"{len(self.only_in_candidate)} only in candidate"
             )
+        for run, found in (("baseline", self.only_baseline_scorers),
+                           ("candidate", self.only_candidate_scorers)):  # fmt: skip
+            if found:
+                lines.append(f"not compared: {', '.join(found)} (only in the {run})")
+        for sid, d in self.scorers.items():
+            if d.unpaired_why:
+                lines.append(f"{sid}: nothing to compare: {d.unpaired_why}")
         return "\n".join(lines)
+
+
+class DropGate(BaseModel):
+    """One ``--max-drop`` limit of a comparison and its verdict.
+
+    Attributes:
+        scorer: The scorer id.
+        limit: The largest drop of the paired mean allowed.
+        run: The candidate's name ("" with one candidate).
+        delta: The paired mean change (None when nothing was paired).
+        n_paired: Items scored in both runs.
+        passed: Whether the drop stayed within ``limit``.
+        decided: False when there was nothing to decide on (no paired item, or the
+            scorer is missing from a run): such a gate fails, never passes.
+        why: Why it failed, in words ("" when it passed).
+    """
+
+    scorer: str
+    limit: float
+    run: str = ""
+    delta: float | None
+    n_paired: int
+    passed: bool
+    decided: bool = True
+    why: str = ""
+
+
+def drop_gates(
+    comparison: RunComparison, limits: dict[str, float], run: str = ""
+) -> list[DropGate]:
+    """Each ``--max-drop`` limit checked against ``comparison``: a gate over a scorer that
+    a run lacks, or with no item scored in both runs, fails as undecided."""
+    found = []
+    for sid, limit in limits.items():
+        d = comparison.scorers.get(sid)
+        if d is None or d.delta is None:
+            if sid in comparison.only_baseline_scorers:
+                why = f"{sid} is only in the baseline: the candidate did not run it"
+            elif sid in comparison.only_candidate_scorers:
+                why = f"{sid} is only in the candidate: the baseline did not run it"
+            elif d is None:
+                why = f"neither run has {sid}"
+            else:
+                why = f"no item was scored by {sid} in both runs: {d.unpaired_why}"
+            found.append(
+                DropGate(scorer=sid, limit=limit, run=run, delta=None, n_paired=0,
+                         passed=False, decided=False, why=why)
+            )  # fmt: skip
+            continue
+        dropped = d.delta < -limit
+        why = (
+            f"dropped by {-d.delta:.3f} > {limit:g} over {d.n_paired} paired items"
+            if dropped
+            else ""
+        )
+        found.append(
+            DropGate(scorer=sid, limit=limit, run=run, delta=d.delta, n_paired=d.n_paired,
+                     passed=not dropped, why=why)
+        )  # fmt: skip
+    return found
 
 
 def comparison_html(comparison: RunComparison, table_id: str = "comparison") -> str:
@@ -175,11 +250,11 @@ def compare_items(
         resamples=resamples,
         seed=seed,
     )
-    scorer_ids = [
-        sid
-        for sid in dict.fromkeys(s for r in baseline for s in r.scorer_results)
-        if any(sid in r.scorer_results for r in candidate)
-    ]
+    in_base = list(dict.fromkeys(s for r in baseline for s in r.scorer_results))
+    in_cand = list(dict.fromkeys(s for r in candidate for s in r.scorer_results))
+    scorer_ids = [sid for sid in in_base if sid in in_cand]
+    comparison.only_baseline_scorers = [sid for sid in in_base if sid not in in_cand]
+    comparison.only_candidate_scorers = [sid for sid in in_cand if sid not in in_base]
     tests = []
     for sid in scorer_ids:
         pairs = []
@@ -195,6 +270,8 @@ def compare_items(
         )
         tests.append(test)
         delta = ScorerDelta(n_paired=len(pairs))
+        if not pairs:
+            delta.unpaired_why = _unpaired_why(comparison, base, cand, sid)
         if pairs:
             delta.baseline_mean = math.fsum(b for b, _ in pairs) / len(pairs)
             delta.candidate_mean = math.fsum(c for _, c in pairs) / len(pairs)
@@ -213,3 +290,30 @@ def compare_items(
             setattr(delta, name, value)
             setattr(delta, f"{name}_holm", adjusted)
     return comparison
+
+
+def _unpaired_why(
+    comparison: RunComparison,
+    base: dict[str, ItemResult],
+    cand: dict[str, ItemResult],
+    sid: str,
+) -> str:
+    """Why no item of ``sid`` was scored in both runs, with ids and skip reasons."""
+
+    def ids(found: list[str]) -> str:
+        return ", ".join(found[:5]) + (", ..." if len(found) > 5 else "")
+
+    parts = []
+    if comparison.only_in_baseline:
+        parts.append(f"{len(comparison.only_in_baseline)} items only in the baseline "
+                     f"({ids(comparison.only_in_baseline)})")  # fmt: skip
+    if comparison.only_in_candidate:
+        parts.append(f"{len(comparison.only_in_candidate)} only in the candidate "
+                     f"({ids(comparison.only_in_candidate)})")  # fmt: skip
+    shared = [i for i in base if i in cand]
+    if shared:
+        for name, run in (("baseline", base), ("candidate", cand)):
+            why = skip_reasons((run[i] for i in shared), sid)
+            if why:
+                parts.append(f"{len(shared)} shared items, in the {name}: {why}")
+    return "; ".join(parts) or "neither run scored an item"

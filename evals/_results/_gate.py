@@ -28,6 +28,8 @@ class Gate(BaseModel):
         passed: Whether the mean reached the threshold (and, with ``min_scored``, the
             scorer scored that share of the items).
         why: Why it failed, in words ("" when it passed).
+        decided: False when the scorer scored no item (all skipped or failed): the gate
+            fails, as it has nothing to decide on.
     """
 
     scorer: str
@@ -36,6 +38,7 @@ class Gate(BaseModel):
     n_scored: int
     passed: bool
     why: str = ""
+    decided: bool = True
 
 
 def gates(summary: RunSummary, header: RunHeader | None) -> list[Gate]:
@@ -55,7 +58,13 @@ def gates(summary: RunSummary, header: RunHeader | None) -> list[Gate]:
             why = f"scored {n_scored} of {summary.items} items (< {header.min_scored:.0%})"
         found.append(
             Gate(
-                scorer=sid, threshold=minimum, mean=mean, n_scored=n_scored, passed=not why, why=why
+                scorer=sid,
+                threshold=minimum,
+                mean=mean,
+                n_scored=n_scored,
+                passed=not why,
+                why=why,
+                decided=mean is not None,
             )
         )
     return found

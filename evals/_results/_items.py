@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -63,6 +64,36 @@ class ErrorRecord(BaseModel):
 def _kind(message: str, default: str) -> str:
     head, sep, _ = message.partition(":")
     return head if sep and head.isidentifier() else default
+
+
+def skip_reasons(
+    items: Iterable[ItemResult],
+    scorer_id: str,
+    top: int = 3,
+    words: Callable[[str], str] = str,
+) -> str:
+    """Why ``scorer_id`` gave no number on ``items``: the most common skip reasons and
+    errors with their counts (``"2 × skipped: no ground truth; 1 × error: ..."``), each
+    put in ``words`` (the CLI's spelling) before it is cut to one short line."""
+    reasons: Counter[str] = Counter()
+    for item in items:
+        result = item.scorer_results.get(scorer_id)
+        if result is None:
+            if item.error is not None:
+                message = _first_line(words(item.error.message))
+                reasons[f"item failed ({item.error.phase}): {message}"] += 1
+            continue
+        if result.value is None:
+            text = result.error if result.status == "error" else result.reason
+            reasons[f"{result.status}: {_first_line(words(text or ''))}"] += 1
+    shown = [f"{count} × {reason}" for reason, count in reasons.most_common(top)]
+    more = len(reasons) - top
+    return "; ".join(shown) + (f"; and {more} other reasons" if more > 0 else "")
+
+
+def _first_line(text: str, limit: int = 120) -> str:
+    line = " ".join(text.strip().splitlines()[:1]).removeprefix("skipped: ")
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def run_errors(items: Iterable[ItemResult]) -> list[ErrorRecord]:

@@ -19,6 +19,7 @@ from ._stats import fmt
 from ._summary import recorded_scale
 
 if TYPE_CHECKING:
+    from ._comparison import DropGate
     from ._items import ItemResult
 
 ALPHA = 0.05
@@ -63,12 +64,14 @@ class RunsComparison(BaseModel):
             p-values adjusted across every candidate and scorer).
         resamples: Resamples of the randomization and bootstrap tests.
         seed: Their random seed.
+        not_compared: Scorers that only some runs have, with the runs that have them.
     """
 
     baseline: str
     candidates: list[str]
     scorers: dict[str, list[RunRow]] = Field(default_factory=dict)
     pairs: dict[str, RunComparison] = Field(default_factory=dict)
+    not_compared: dict[str, list[str]] = Field(default_factory=dict)
     resamples: int = 10_000
     seed: int = 0
 
@@ -105,11 +108,38 @@ class RunsComparison(BaseModel):
         )
         return "".join(out) + note
 
-    def to_html(self, path: str | os.PathLike[str], title: str = "scorekit runs") -> Path:
-        """Write the comparison as one self-contained page; returns the path."""
+    def to_html(
+        self,
+        path: str | os.PathLike[str],
+        title: str = "scorekit runs",
+        gates: Sequence[DropGate] = (),
+    ) -> Path:
+        """Write the comparison as one self-contained page, with the verdict of each
+        ``--max-drop`` gate in ``gates`` first; returns the path."""
         from ._html import comparison_page
 
-        return comparison_page(path, title, self.html())
+        verdicts = "".join(
+            f"<li class='{'pass' if g.passed else 'fail'}'>{escape(g.run)}: {escape(g.scorer)} "
+            f"max drop {g.limit:g}: "
+            + (
+                "passed"
+                if g.passed
+                else f"{'FAILED' if g.decided else 'UNDECIDED'}: {escape(g.why)}"
+            )
+            + "</li>"
+            for g in gates
+        )
+        head = f"<h2>Gates</h2><ul class='gates'>{verdicts}</ul>" if gates else ""
+        return comparison_page(path, title, head + self.html() + self._not_compared_html())
+
+    def _not_compared_html(self) -> str:
+        if not self.not_compared:
+            return ""
+        rows = "".join(
+            f"<li>{escape(sid)}: only in {escape(', '.join(runs))}</li>"
+            for sid, runs in self.not_compared.items()
+        )
+        return f"<p class='muted'>not compared (not in every run):</p><ul>{rows}</ul>"
 
     def table(self) -> str:
         """One block per scorer: each run's mean, 95% CI, items, and its difference from
@@ -141,6 +171,8 @@ class RunsComparison(BaseModel):
             "Holm-Bonferroni adjusted across every candidate and scorer; * p(perm) < 0.05; "
             f"randomization and bootstrap: {self.resamples:,} resamples, seed {self.seed}"
         )
+        for sid, runs in self.not_compared.items():
+            lines.append(f"not compared: {sid} (only in {', '.join(runs)})")
         return "\n".join(lines)
 
 
@@ -173,6 +205,11 @@ def compare_many(
     for name, items in candidates:
         out.pairs[name] = compare_items(base, items, resamples=resamples, seed=seed)
     shared = [sid for sid in _scorer_ids(base) if all(sid in p.scorers for p in out.pairs.values())]
+    having: dict[str, list[str]] = {}
+    for name, items in runs:
+        for sid in _scorer_ids(items):
+            having.setdefault(sid, []).append(name)
+    out.not_compared = {sid: names for sid, names in having.items() if sid not in shared}
     cells = [(name, sid) for name in out.pairs for sid in shared]
     for test in ("p_t", "p_permutation", "p_bootstrap"):  # Holm over runs and scorers
         raw = [getattr(out.pairs[name].scorers[sid], test) for name, sid in cells]

@@ -7,6 +7,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from scorers import ConfigError
+
 from ._stats import fmt
 from ._summary import SummaryBuilder
 
@@ -79,19 +81,42 @@ def slicings(
     scales: Mapping[str, float] | None = None,
 ) -> dict[str, dict[str, RunSummary]]:
     """`summaries_by` for several keys, in one pass over ``items`` (a results file is
-    read once)."""
+    read once).
+
+    Raises:
+        ConfigError: When no item has one of ``keys`` in its metadata (a misspelt key
+            would otherwise give one "(missing)" group), naming the keys that exist.
+    """
     builders: dict[str, dict[str, SummaryBuilder]] = {key: {} for key in keys}
+    present: set[str] = set()
     for item in items:
+        present.update(item.item.metadata)
         for key, groups in builders.items():
             group = group_of(item, key)
             builder = groups.get(group)
             if builder is None:
                 builder = groups[group] = SummaryBuilder(scorer_ids, scales)
             builder.add(item)
+    check_keys(present, [key for key in keys if builders[key]])
     return {
         key: {group: groups[group].finish(0.0) for group in sorted(groups, key=_order)}
         for key, groups in builders.items()
     }
+
+
+def check_keys(present: set[str], keys: Sequence[str]) -> None:
+    """Refuse slicing by a key that no item has (``present``: the items' metadata keys).
+
+    Raises:
+        ConfigError: Naming the absent keys and the keys the items have.
+    """
+    absent = [key for key in keys if key not in present]
+    if absent:
+        known = ", ".join(sorted(present)) or "none (the items have no metadata)"
+        raise ConfigError(
+            f"no item has the metadata key {', '.join(repr(k) for k in absent)} given to "
+            f"summary_by(key) (CLI: --by); the keys the items have: {known}"
+        )
 
 
 def slice_table(key: str, groups: Mapping[str, RunSummary]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorers import ConfigError
 
@@ -14,7 +14,10 @@ from ._common import (
     check_resamples,
     thresholds,
 )
-from ._output import EXIT_OK, EXIT_THRESHOLD
+from ._output import EXIT_OK, EXIT_THRESHOLD, EXIT_UNDECIDED
+
+if TYPE_CHECKING:
+    from .._results._comparison import DropGate
 
 
 def add(commands: Any) -> None:
@@ -31,7 +34,9 @@ def add(commands: Any) -> None:
         action="append",
         default=[],
         metavar="ID=VALUE",
-        help="fail (exit 1) when a scorer's mean falls by more than VALUE (in any candidate)",
+        help="fail (exit 1) when a scorer's paired mean falls by more than VALUE (in any "
+        "candidate); exit 4 when there is nothing to decide on (no item scored in both runs, "
+        "or a run without the scorer)",
     )
     compare.add_argument(
         "--html", metavar="PATH", help="also write the comparison as a page (several runs)"
@@ -43,6 +48,7 @@ def add(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .._results import compare_runs
+    from .._results._comparison import drop_gates
 
     for flag, path in (("baseline", args.baseline), *(("candidate", c) for c in args.candidate)):
         if not Path(path).is_file():
@@ -54,53 +60,83 @@ def run(args: argparse.Namespace) -> int:
     comparison = compare_runs(
         args.baseline, args.candidate[0], resamples=args.resamples, seed=args.seed
     )
-    _check_limits(limits, list(comparison.scorers), "the two runs do not share")
-    dropped = [
-        sid for sid, limit in limits.items() if (comparison.scorers[sid].delta or 0.0) < -limit
-    ]
+    _check_limits(
+        limits,
+        [
+            *comparison.scorers,
+            *comparison.only_baseline_scorers,
+            *comparison.only_candidate_scorers,
+        ],
+    )
+    gates = drop_gates(comparison, limits)
     if args.format == "json":
-        print(json.dumps({**comparison.model_dump(mode="json"), "failed": dropped}, indent=2))
+        report = {
+            **comparison.model_dump(mode="json"),
+            "gates": [g.model_dump(mode="json") for g in gates],
+            "failed": [g.scorer for g in gates if not g.passed],
+            "exit_code": _exit(gates),
+        }
+        print(json.dumps(report, indent=2))
     else:
         print(comparison.table())
-        for sid in dropped:
-            print(f"{sid}: dropped by more than {limits[sid]:g}")
+        _print_gates(gates)
         for gate in comparison.candidate_gates:
             verdict = "passed" if gate.passed else f"FAILED ({gate.why})"
             print(f"candidate threshold {gate.scorer} >= {gate.threshold:g}: {verdict}")
-    return EXIT_THRESHOLD if dropped else EXIT_OK
+    return _exit(gates)
 
 
-def _check_limits(limits: dict[str, float], shared: list[str], why: str) -> None:
-    unknown = sorted(set(limits) - set(shared))
+def _exit(gates: list[DropGate]) -> int:
+    """1 when a gate failed on its numbers, else 4 when one could not decide, else 0."""
+    if any(g.decided and not g.passed for g in gates):
+        return EXIT_THRESHOLD
+    return EXIT_UNDECIDED if any(not g.decided for g in gates) else EXIT_OK
+
+
+def _print_gates(gates: list[DropGate]) -> None:
+    for gate in gates:
+        where = f"{gate.run}: " if gate.run else ""
+        if gate.passed:
+            print(f"{where}{gate.scorer} max drop {gate.limit:g}: passed")
+        elif gate.decided:
+            print(f"{where}{gate.scorer} max drop {gate.limit:g}: FAILED ({gate.why})")
+        else:
+            print(f"{where}{gate.scorer} max drop {gate.limit:g}: UNDECIDED, fails ({gate.why})")
+
+
+def _check_limits(limits: dict[str, float], known: list[str]) -> None:
+    unknown = sorted(set(limits) - set(known))
     if unknown:
         raise ConfigError(
-            f"--max-drop names {', '.join(unknown)}, which {why}; "
-            f"their shared scorers are: {', '.join(shared) or 'none'}"
+            f"--max-drop names {', '.join(unknown)}, which no run has; "
+            f"the runs' scorers are: {', '.join(known) or 'none'}"
         )
 
 
 def _many(args: argparse.Namespace, limits: dict[str, float]) -> int:
     """A baseline and several candidates: one table per scorer; --max-drop gates each."""
     from .._results import RunsComparison, compare_runs
+    from .._results._comparison import drop_gates
 
     found = compare_runs(args.baseline, *args.candidate, resamples=args.resamples, seed=args.seed)
     assert isinstance(found, RunsComparison)
-    _check_limits(limits, list(found.scorers), "the runs do not all share")
-    dropped = [
-        f"{row.run}: {sid}"
-        for sid, limit in limits.items()
-        for row in found.scorers[sid][1:]
-        if (row.delta or 0.0) < -limit
-    ]
+    _check_limits(limits, [*found.scorers, *found.not_compared])
+    gates = [g for name, pair in found.pairs.items() for g in drop_gates(pair, limits, name)]
     if args.html:
         found.to_html(
-            args.html, title=f"scorekit compare: {found.baseline} and {len(found.candidates)} runs"
+            args.html,
+            title=f"scorekit compare: {found.baseline} and {len(found.candidates)} runs",
+            gates=gates,
         )
     if args.format == "json":
-        print(json.dumps({**found.model_dump(mode="json"), "failed": dropped}, indent=2))
+        report = {
+            **found.model_dump(mode="json"),
+            "gates": [g.model_dump(mode="json") for g in gates],
+            "failed": [f"{g.run}: {g.scorer}" for g in gates if not g.passed],
+            "exit_code": _exit(gates),
+        }
+        print(json.dumps(report, indent=2))
     else:
         print(found.table())
-        for what in dropped:
-            sid = what.split(": ", 1)[1]
-            print(f"{what} dropped by more than {limits[sid]:g}")
-    return EXIT_THRESHOLD if dropped else EXIT_OK
+        _print_gates(gates)
+    return _exit(gates)

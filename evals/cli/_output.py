@@ -19,6 +19,9 @@ EXIT_USAGE = 2
 """Bad usage, configuration, data or judge setup: nothing was scored (or the run stopped)."""
 EXIT_ITEM_ERRORS = 3
 """Items errored (target, scorer, timeout); wins over ``EXIT_THRESHOLD``."""
+EXIT_UNDECIDED = 4
+"""A gate could not decide, and so failed: a scorer scored no item, a compared scorer is
+missing from a run, or no item was scored in both runs; also a run that scored nothing."""
 EXIT_INTERRUPTED = 130
 """Ctrl-C; finished items are in ``--out``."""
 
@@ -26,12 +29,29 @@ SHOWN_PER_KIND = 3
 
 
 def exit_code(result: EvalResult) -> int:
-    """The exit code of a finished run (see the ``EXIT_*`` constants)."""
+    """The exit code of a finished run (see the ``EXIT_*`` constants): item errors, then a
+    threshold failed on its numbers, then a gate (or the whole run) with nothing scored."""
     if result.summary.item_errors:
         return EXIT_ITEM_ERRORS
-    if result.passed is False:
+    gates = result.gates()
+    if any(g.decided and not g.passed for g in gates):
         return EXIT_THRESHOLD
+    scorers = result.summary.scorers.values()
+    if any(not g.decided for g in gates) or (
+        result.summary.items and scorers and not any(s.n_scored for s in scorers)
+    ):
+        return EXIT_UNDECIDED
     return EXIT_OK
+
+
+def unscored(result: EvalResult) -> dict[str, str]:
+    """Per scorer that scored no item: why (its top skip reasons with counts)."""
+    from .._results._items import skip_reasons
+
+    empty = [sid for sid, s in result.summary.scorers.items() if not s.n_scored]
+    if not empty or not result.summary.items:
+        return {}
+    return {sid: skip_reasons(result.iter_items(), sid, words=for_cli) for sid in empty}
 
 
 def error_groups(errors: list[ErrorRecord]) -> dict[tuple[str, str], list[ErrorRecord]]:
@@ -106,6 +126,7 @@ def print_run(
             "summary": result.summary.model_dump(mode="json"),
             "errors": [e.model_dump(mode="json") for e in errors],
             "results_path": result.results_path,
+            "unscored": unscored(result),
             "exit_code": exit_code(result),
         }
         if slices:
@@ -117,4 +138,9 @@ def print_run(
             print(f"\n{slice_table(key, groups)}", file=out)
         if errors:
             print(format_errors(errors), file=sys.stderr)
+        for sid, why in unscored(result).items():
+            print(
+                f"scorekit: {sid} scored none of the {result.summary.items} items: {why}",
+                file=sys.stderr,
+            )
     return exit_code(result)

@@ -154,6 +154,10 @@ def run(args: argparse.Namespace) -> int:
             return print_run(result, args.format, by=args.by)
         items = load_dataset(args.data)
         _refuse_empty(len(items), args)
+        if args.by:  # a misspelt key is refused before anything is scored
+            from .._results._slices import check_keys
+
+            check_keys({key for item in items for key in item.metadata}, args.by)
         if args.limit is not None:
             items = items[: args.limit]
         if args.estimate:

@@ -180,7 +180,7 @@ def test_many_runs_against_one_baseline_holm_adjusted_across_runs_and_scorers(tm
 
     assert main(["compare", *map(str, paths), "--max-drop", "id-context-recall=0.1"]) == 1
     out = capsys.readouterr().out
-    assert "worse: id-context-recall dropped by more than 0.1" in out
+    assert "worse: id-context-recall max drop 0.1: FAILED (dropped by 0.333 > 0.1" in out
     page = tmp_path / "runs.html"
     assert main(["compare", *map(str, paths), "--format", "json", "--html", str(page)]) == 0
     report = json.loads(capsys.readouterr().out)
