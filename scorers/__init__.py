@@ -35,6 +35,7 @@ from ._model._judge import Judge
 from ._model._litellm import LiteLLMTransport
 from ._model._scripted import ScriptedTransport
 from ._pipeline import Scorer, create_scorer
+from ._power import MIN_PAIRED, detectable_change, items_needed, t_critical_95
 from ._prebuilt._contracts import ChunkVerdict, ChunkVerdicts, Claims, ClaimVerdict, ClaimVerdicts
 from ._prebuilt._ids import (
     IDContextOptions,
@@ -68,7 +69,14 @@ from ._ranking._evaluate import RankingEvaluation, evaluate_ranking
 from ._ranking._trec import load_qrels, load_run, write_qrels
 from ._reading import MAX_CHUNKS, Reading, read_result, retrieved_chunks
 from ._reading import result_text as final_text
-from ._significance import PairedTest, bootstrap, holm, mean_ci, paired_test, t_critical_95
+from ._significance import (
+    PairedTest,
+    bootstrap,
+    holm,
+    mean_ci,
+    paired_table,
+    paired_test,
+)
 from ._steps import NotScorable, PromptStep, StepResults, not_scorable
 from ._text import normalized_words
 from ._types import AgentOutput, Chunk, JudgeCall, ScoreResult, ScorerRun
@@ -78,6 +86,7 @@ __version__ = "0.1.0"
 __all__ = [
     "MAX_CHUNKS",
     "MEASURES",
+    "MIN_PAIRED",
     "AgentOutput",
     "BudgetExceededError",
     "Chunk",
@@ -148,6 +157,7 @@ __all__ = [
     "create_relevance_scorer",
     "create_scorer",
     "default_cache_dir",
+    "detectable_change",
     "evaluate_ranking",
     "final_text",
     "framework_answer",
@@ -155,12 +165,14 @@ __all__ = [
     "get_context_extractor",
     "holm",
     "is_agent_shaped",
+    "items_needed",
     "list_context_extractors",
     "load_qrels",
     "load_run",
     "mean_ci",
     "normalized_words",
     "not_scorable",
+    "paired_table",
     "paired_test",
     "read_result",
     "register_context_extractor",

@@ -1,27 +1,38 @@
 """Paired significance tests between two systems on the same queries (or items).
 
-Three tests of the mean paired difference ``d = candidate - baseline``:
+Three tests of the mean paired difference ``d = candidate - baseline``, each with the
+interval that is its dual, so that "the 95% interval excludes 0" and "p < 0.05" always
+say the same thing:
 
-- the paired t-test, from scipy (``scipy.stats.ttest_rel``), two-sided;
+- the paired t-test: p from scipy (``scipy.stats.ttest_rel``, two-sided), beside the 95%
+  Student-t interval of the mean difference with scipy's exact quantile (cut to the range
+  a difference can have, which cannot move 0 in or out of it);
+- a paired bootstrap: queries resampled with replacement, ``resamples`` times, from a
+  fixed seed; the 95% percentile interval of the mean (order statistics: the
+  ``ceil(0.025 B)``-th smallest and largest of the ``B`` bootstrap means) and
+  p = 2 min(#{mean* <= 0}, #{mean* >= 0}) / B, the smallest level at which that interval
+  excludes 0 (percentile-interval inversion);
 - a randomization test: each difference's sign flipped at random, ``resamples`` times,
-  from a fixed seed; p = (1 + #{|mean*| >= |mean|}) / (1 + resamples);
-- a paired bootstrap: queries resampled with replacement, ``resamples`` times, from the
-  same seed; the 95% percentile interval of the mean, and p = (1 + #{|mean* - mean| >=
-  |mean|}) / (1 + resamples) (the shift method: the bootstrap distribution moved to the
-  null hypothesis).
+  from the same seed; p = (1 + #{|mean*| >= |mean|}) / (1 + resamples). It has no
+  interval here, so none is shown beside it.
 
-`holm` adjusts a family of p-values (one per metric) with Holm–Bonferroni. scipy is
-imported on the first t-test only, so ``import scorers`` stays fast.
+Below `MIN_PAIRED` pairs no test is made: no two-sided test at 5% can reject there (the
+randomization test's smallest p is 2 / 2**n). `holm` adjusts a family of p-values (one
+per metric) with Holm–Bonferroni. `detectable_change` is the smallest true change a paired
+t-test finds 80% of the time at two-sided α 0.05. scipy is imported on the first test
+only, so ``import scorers`` stays fast.
 """
 
 from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
+
+from ._power import ALPHA, MIN_PAIRED, detectable_change, t_critical_95
 
 if TYPE_CHECKING:
     import numpy as np
@@ -89,18 +100,24 @@ class PairedTest(BaseModel):
         baseline_mean: Mean of the baseline values.
         candidate_mean: Mean of the candidate values.
         delta: ``candidate_mean - baseline_mean``.
-        ci_low: Lower end of the 95% paired Student-t interval of ``delta``.
+        ci_low: Lower end of the 95% paired Student-t interval of ``delta`` (the dual of
+            ``p_t``; cut to ``bounds``).
         ci_high: Upper end.
-        t_statistic: The paired t statistic (None below 2 pairs, or when every difference
-            is the same and the statistic is undefined; ``p_t`` is then None too).
+        t_statistic: The paired t statistic (None when every difference is the same and
+            the statistic is undefined; ``p_t`` is then None too).
         p_t: Two-sided p-value of the paired t-test (``scipy.stats.ttest_rel``).
+        bootstrap_low: Lower end of the 95% percentile interval of the bootstrap means
+            (the dual of ``p_bootstrap``).
+        bootstrap_high: Upper end.
+        p_bootstrap: Two-sided p-value of the paired bootstrap (percentile inversion).
         p_permutation: Two-sided p-value of the sign-flip randomization test.
-        p_bootstrap: Two-sided p-value of the paired bootstrap (shift method).
-        bootstrap_low: 2.5th percentile of the bootstrap means of ``delta``.
-        bootstrap_high: 97.5th percentile.
         p_t_holm: ``p_t`` adjusted across the compared metrics (Holm–Bonferroni).
         p_permutation_holm: The same for ``p_permutation``.
         p_bootstrap_holm: The same for ``p_bootstrap``.
+        detectable: The smallest true change of the mean that a paired t-test over
+            these ``n`` pairs finds with 80% power at two-sided α 0.05, from the observed
+            spread of the differences (`detectable_change`).
+        note: Why there is no test (too few pairs), else "".
     """
 
     n: int
@@ -111,17 +128,26 @@ class PairedTest(BaseModel):
     ci_high: float | None = None
     t_statistic: float | None = None
     p_t: float | None = None
-    p_permutation: float | None = None
-    p_bootstrap: float | None = None
     bootstrap_low: float | None = None
     bootstrap_high: float | None = None
+    p_bootstrap: float | None = None
+    p_permutation: float | None = None
     p_t_holm: float | None = None
     p_permutation_holm: float | None = None
     p_bootstrap_holm: float | None = None
+    detectable: float | None = None
+    note: str = ""
 
 
 def _finite(value: float) -> float | None:
     return float(value) if math.isfinite(value) else None
+
+
+def too_few(n: int) -> str:
+    """The note of a comparison over fewer than `MIN_PAIRED` pairs ("" from there on)."""
+    if n >= MIN_PAIRED:
+        return ""
+    return f"n = {n}: too few paired items for a test ({MIN_PAIRED} needed)"
 
 
 def paired_test(
@@ -130,28 +156,41 @@ def paired_test(
     *,
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
+    bounds: tuple[float, float] | None = None,
 ) -> PairedTest:
-    """All three tests on one metric's paired values (same order in both sequences)."""
+    """All three tests on one metric's paired values (same order in both sequences).
+
+    Args:
+        baseline: The baseline's values.
+        candidate: The candidate's, pair by pair.
+        resamples: Resamples of the randomization test and of the bootstrap.
+        seed: Their seed (one stream: the sign flips, then the bootstrap).
+        bounds: The range a difference can have (``(-scale, scale)`` for scores in
+            ``[0, scale]``): the t interval is cut to it.
+    """
     a = np.asarray(baseline, dtype=np.float64)
     b = np.asarray(candidate, dtype=np.float64)
     if a.shape != b.shape:
         raise ValueError("paired values need the same length")
     n = len(a)
     if n == 0:
-        return PairedTest(n=0)
+        return PairedTest(n=0, note=too_few(0))
     d = b - a
     delta = float(d.mean())
     result = PairedTest(
         n=n, baseline_mean=float(a.mean()), candidate_mean=float(b.mean()), delta=delta
     )
-    if n < 2:
+    result.note = too_few(n)
+    if result.note:
         return result
     from scipy import stats
 
     if np.ptp(d) > 0:  # with every difference equal the t statistic is undefined
         t = stats.ttest_rel(b, a)
         result.t_statistic, result.p_t = _finite(t.statistic), _finite(t.pvalue)
-    _, result.ci_low, result.ci_high = mean_ci(d.tolist())
+    critical = float(stats.t.ppf(1 - ALPHA / 2, n - 1))
+    _, result.ci_low, result.ci_high = mean_ci(d.tolist(), bounds, critical=critical)
+    result.detectable = detectable_change(float(d.std(ddof=1)), n)
 
     rng = np.random.default_rng(seed)
     tolerance = 1e-12 * max(1.0, abs(delta))
@@ -161,46 +200,21 @@ def paired_test(
         signs = rng.integers(0, 2, size=(min(block, resamples - start), n), dtype=np.int8)
         flipped = ((signs * 2 - 1) * d).mean(axis=1)
         flipped_as_large += int(np.count_nonzero(np.abs(flipped) >= abs(delta) - tolerance))
-    boot_means = bootstrap(lambda values: values.mean(axis=1), d, resamples=resamples, rng=rng)
-    boot_as_large = int(np.count_nonzero(np.abs(boot_means - delta) >= abs(delta) - tolerance))
     result.p_permutation = (1 + flipped_as_large) / (1 + resamples)
-    result.p_bootstrap = (1 + boot_as_large) / (1 + resamples)
-    low, high = np.percentile(boot_means, [2.5, 97.5])
-    result.bootstrap_low, result.bootstrap_high = float(low), float(high)
+    means = np.sort(bootstrap(lambda v: v.mean(axis=1), d, resamples=resamples, rng=rng))
+    k = math.ceil(ALPHA / 2 * resamples)  # the k-th smallest and largest bound the interval
+    result.bootstrap_low, result.bootstrap_high = float(means[k - 1]), float(means[-k])
+    below = int(np.searchsorted(means, 0.0, side="right"))  # means <= 0
+    above = resamples - int(np.searchsorted(means, 0.0, side="left"))  # means >= 0
+    result.p_bootstrap = min(1.0, 2 * min(below, above) / resamples)
     return result
 
 
-_T95 = (
-    12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004,
-    2.262157, 2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.131450, 2.119905,
-    2.109816, 2.100922, 2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899,
-    2.059539, 2.055529, 2.051831, 2.048407, 2.045230, 2.042272,
-)  # fmt: skip
-"""The two-sided 95% Student t quantile for 1 to 30 degrees of freedom, to 6 decimals."""
-
-_Z975 = 1.959963984540054
-
-
-def t_critical_95(df: int) -> float:
-    """The two-sided 95% Student t quantile: the table to 30 degrees of freedom, then
-    the Cornish-Fisher expansion to the fourth order (Abramowitz & Stegun 26.7.5; within
-    4e-8 of the exact value from 30 on). No scipy: summaries need it on every run."""
-    if df < 1:
-        raise ValueError("degrees of freedom must be >= 1")
-    if df <= len(_T95):
-        return _T95[df - 1]
-    z = _Z975
-    terms = (
-        (z**3 + z) / 4,
-        (5 * z**5 + 16 * z**3 + 3 * z) / 96,
-        (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
-        (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
-    )
-    return z + sum(g / df**k for k, g in enumerate(terms, start=1))
-
-
 def mean_ci(
-    values: Sequence[float], bounds: tuple[float, float] | None = None
+    values: Sequence[float],
+    bounds: tuple[float, float] | None = None,
+    *,
+    critical: float | None = None,
 ) -> tuple[float | None, float | None, float | None]:
     """Mean and 95% Student-t interval of ``values`` (None where undefined): the one
     interval of a mean in scorekit (run summaries, slices, paired differences). The
@@ -211,6 +225,9 @@ def mean_ci(
         bounds: The range the values (hence their mean) cannot leave, e.g. ``(0, scale)``
             for scores; the interval is cut to it. That cannot lower its coverage: the
             true mean lies inside the bounds.
+        critical: The t quantile to use (default `t_critical_95`, which needs no
+            scipy; a paired test passes scipy's exact one, so that its interval is the
+            exact dual of its p-value).
     """
     n = len(values)
     if n == 0:
@@ -220,7 +237,7 @@ def mean_ci(
         return mean, None, None
     deviations = [v - mean for v in values]
     variance = math.fsum(map(operator.mul, deviations, deviations)) / (n - 1)
-    half = t_critical_95(n - 1) * math.sqrt(variance / n)
+    half = (t_critical_95(n - 1) if critical is None else critical) * math.sqrt(variance / n)
     low, high = mean - half, mean + half
     if bounds is not None:
         low, high = max(low, bounds[0]), min(high, bounds[1])
@@ -245,3 +262,70 @@ def adjust_family(tests: Sequence[PairedTest]) -> None:
     for field in ("p_t", "p_permutation", "p_bootstrap"):
         for test, value in zip(tests, holm([getattr(t, field) for t in tests]), strict=True):
             setattr(test, f"{field}_holm", value)
+
+
+def paired_table(
+    tests: Mapping[str, PairedTest],
+    *,
+    label: str = "metric",
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    counts: Mapping[str, str] | None = None,
+) -> str:
+    """The table of paired tests scorekit prints (`compare_rankings`, ``scorekit
+    compare``, the report): per row the means, the change, then each method's interval
+    beside its own p-value — t (``95% CI (t)``, ``p(t)``), bootstrap (``95% CI (boot)``,
+    ``p(boot)``), randomization (``p(perm)``, no interval) — and the smallest change the
+    pairs can detect; below, the p-values Holm-adjusted across the rows, and each row
+    with too few pairs for a test.
+
+    Args:
+        tests: The rows, by name.
+        label: The first column's heading.
+        resamples: What the randomization test and the bootstrap used (for the footer).
+        seed: Their seed.
+        counts: Per row, extra text put after its name's row (e.g. pairs up and down).
+    """
+
+    def num(value: float | None, spec: str) -> str:
+        return "-" if value is None else format(value, spec)
+
+    def interval(low: float | None, high: float | None) -> str:
+        return "-" if low is None or high is None else f"[{low:+.3f}, {high:+.3f}]"
+
+    width = max([len(label), *(len(m) for m in tests)])
+    lines = [
+        f"{label:<{width}}  {'baseline':>8}  {'candidate':>9}  {'delta':>7}  "
+        f"{'95% CI (t)':<18}  {'p(t)':>6}  {'95% CI (boot)':<18}  {'p(boot)':>7}  "
+        f"{'p(perm)':>7}  {'detectable':>10}"
+    ]
+    for name, t in tests.items():
+        lines.append(
+            f"{name:<{width}}  {num(t.baseline_mean, '.4f'):>8}  {num(t.candidate_mean, '.4f'):>9}  "
+            f"{num(t.delta, '+.4f'):>7}  {interval(t.ci_low, t.ci_high):<18}  "
+            f"{num(t.p_t, '.4f'):>6}  {interval(t.bootstrap_low, t.bootstrap_high):<18}  "
+            f"{num(t.p_bootstrap, '.4f'):>7}  {num(t.p_permutation, '.4f'):>7}  "
+            f"{num(t.detectable, '.4f'):>10}"
+            + (f"  {counts[name]}" if counts and name in counts else "")
+        )
+    tested = {name: t for name, t in tests.items() if not t.note}
+    lines.append("")
+    lines += [
+        "each 95% interval is the dual of the p-value beside it: it excludes 0 exactly when "
+        "p < 0.05",
+        "t: scipy's paired t-test, Student interval; boot: paired bootstrap, percentile "
+        "interval; perm: sign-flip randomization test (no interval)",
+        f"{resamples:,} resamples, seed {seed}; detectable: the smallest change found with 80% "
+        "power at two-sided alpha 0.05",
+    ]
+    if len(tested) > 1:
+        lines.append(f"Holm-Bonferroni adjusted across the {len(tested)} {label}s:")
+        for name, t in tested.items():
+            lines.append(
+                f"  {name:<{width}}  p(t) {num(t.p_t_holm, '.4f')}  p(boot) "
+                f"{num(t.p_bootstrap_holm, '.4f')}  p(perm) {num(t.p_permutation_holm, '.4f')}"
+            )
+    for name, t in tests.items():
+        if t.note:
+            lines.append(f"{name}: {t.note}")
+    return "\n".join(lines)

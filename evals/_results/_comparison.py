@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from scorers import mean_ci
+from scorers import PairedTest, holm, paired_table, paired_test
 
 from ._gate import Gate
 from ._items import skip_reasons
@@ -20,43 +19,25 @@ if TYPE_CHECKING:
     from ._items import ItemResult
 
 
-class ScorerDelta(BaseModel):
-    """How one scorer moved between two runs, over the items both runs scored.
+class ScorerDelta(PairedTest):
+    """How one scorer moved between two runs, over the items both runs scored: a
+    `scorers.PairedTest` (means, change, each method's 95% interval beside its own
+    p-value, Holm-adjusted p-values across the compared scorers, the detectable change,
+    and a ``note`` below `scorers.MIN_PAIRED` pairs), the t interval cut to
+    ``[-scale, scale]``, the range a change can have.
 
     Attributes:
-        baseline_mean: Baseline mean over the paired items.
-        candidate_mean: Candidate mean over the paired items.
-        delta: ``candidate_mean - baseline_mean``.
-        ci_low: Lower end of the 95% paired Student-t interval of the delta (cut to
-            ``[-scale, scale]``, the range a change can have).
-        ci_high: Upper end.
-        n_paired: Items scored in both runs.
+        n_paired: Items scored in both runs (the test's ``n``).
         improved: Paired items whose score went up.
         worsened: Paired items whose score went down.
-        p_t: Two-sided p-value of the paired t-test (``scipy.stats.ttest_rel``).
-        p_permutation: The sign-flip randomization test's p-value.
-        p_bootstrap: The paired bootstrap's p-value (shift method).
-        p_t_holm: ``p_t`` Holm–Bonferroni adjusted across the compared scorers.
-        p_permutation_holm: The same for ``p_permutation``.
-        p_bootstrap_holm: The same for ``p_bootstrap``.
         unpaired_why: When no item was scored in both runs, why (items in one run
             only, skip reasons with counts); "" otherwise.
     """
 
-    baseline_mean: float | None = None
-    candidate_mean: float | None = None
-    delta: float | None = None
-    ci_low: float | None = None
-    ci_high: float | None = None
+    n: int = 0
     n_paired: int = 0
     improved: int = 0
     worsened: int = 0
-    p_t: float | None = None
-    p_permutation: float | None = None
-    p_bootstrap: float | None = None
-    p_t_holm: float | None = None
-    p_permutation_holm: float | None = None
-    p_bootstrap_holm: float | None = None
     unpaired_why: str = ""
 
 
@@ -99,28 +80,20 @@ class RunComparison(BaseModel):
         return comparison_html(self)
 
     def table(self) -> str:
-        """A table of the deltas."""
-        width = max([len("scorer"), *(len(s) for s in self.scorers)])
+        """The deltas: per scorer the paired means and change, each method's 95% interval
+        beside its own p-value, the detectable change, items up and down; then the
+        Holm-adjusted p-values and what was not compared (see `scorers.paired_table`)."""
         lines = [f"warning: the runs differ in {w}" for w in self.warnings]
-        lines += [
-            f"{'scorer':<{width}}  {'baseline':>8}  {'candidate':>9}  {'delta':>7}  "
-            f"{'95% CI':<19}  {'paired':>6}  {'up':>4}  {'down':>4}  {'p(t)':>6}  "
-            f"{'p(perm)':>7}  {'p(boot)':>7}"
-        ]
-        for sid, d in self.scorers.items():
-            ci = "-" if d.ci_low is None else f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]"
-            delta = "-" if d.delta is None else f"{d.delta:+.3f}"
-            lines.append(
-                f"{sid:<{width}}  {fmt(d.baseline_mean):>8}  {fmt(d.candidate_mean):>9}  "
-                f"{delta:>7}  {ci:<19}  {d.n_paired:>6}  {d.improved:>4}  {d.worsened:>4}  "
-                f"{fmt(d.p_t_holm, 4):>6}  {fmt(d.p_permutation_holm, 4):>7}  "
-                f"{fmt(d.p_bootstrap_holm, 4):>7}"
-            )
-        lines.append("")
+        counts = {
+            sid: f"paired {d.n_paired}, up {d.improved}, down {d.worsened}"
+            for sid, d in self.scorers.items()
+        }
         lines.append(
-            "p-values two-sided, Holm-Bonferroni adjusted across the scorers; randomization "
-            f"and bootstrap: {self.resamples:,} resamples, seed {self.seed}"
-        )
+            paired_table(
+                self.scorers, label="scorer", resamples=self.resamples, seed=self.seed,
+                counts=counts,
+            )
+        )  # fmt: skip
         if self.only_in_baseline or self.only_in_candidate:
             lines.append("")
             lines.append(
@@ -199,36 +172,51 @@ def drop_gates(
 
 def comparison_html(comparison: RunComparison, table_id: str = "comparison") -> str:
     """A `RunComparison` as an HTML table (notebooks and the HTML report): paired means,
-    delta, 95% CI, items up and down, Holm-adjusted p-values."""
+    the change, each method's 95% interval beside its own p-value, the detectable change,
+    items up and down; then the Holm-adjusted p-values and the notes."""
     head = "".join(
         f"<th>{h}</th>"
         for h in (
-            "scorer",
-            "baseline",
-            "candidate",
-            "delta",
-            "95% CI",
-            "paired",
-            "up",
-            "down",
-            "p(t)",
-            "p(perm)",
+            "scorer", "baseline", "candidate", "delta", "95% CI (t)", "p(t)", "95% CI (boot)",
+            "p(boot)", "p(perm)", "detectable", "paired", "up", "down",
         )
-    )
-    body = []
+    )  # fmt: skip
+
+    def interval(low: float | None, high: float | None) -> str:
+        return "–" if low is None or high is None else f"[{low:+.3f}, {high:+.3f}]"
+
+    body, notes = [], []
     for sid, d in comparison.scorers.items():
-        ci = "–" if d.ci_low is None else f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]"
         delta = "–" if d.delta is None else f"{d.delta:+.3f}"
+        cells = [
+            fmt(d.baseline_mean, missing="–"), fmt(d.candidate_mean, missing="–"), delta,
+            interval(d.ci_low, d.ci_high), fmt(d.p_t, 4, missing="–"),
+            interval(d.bootstrap_low, d.bootstrap_high), fmt(d.p_bootstrap, 4, missing="–"),
+            fmt(d.p_permutation, 4, missing="–"), fmt(d.detectable, missing="–"),
+            str(d.n_paired), str(d.improved), str(d.worsened),
+        ]  # fmt: skip
         body.append(
-            f"<tr><td>{html.escape(sid)}</td><td class='num'>{fmt(d.baseline_mean, missing='–')}</td>"
-            f"<td class='num'>{fmt(d.candidate_mean, missing='–')}</td><td class='num'>{delta}</td>"
-            f"<td>{ci}</td><td class='num'>{d.n_paired}</td><td class='num'>{d.improved}</td>"
-            f"<td class='num'>{d.worsened}</td><td class='num'>{fmt(d.p_t_holm, 4, missing='–')}</td>"
-            f"<td class='num'>{fmt(d.p_permutation_holm, 4, missing='–')}</td></tr>"
+            f"<tr><td>{html.escape(sid)}</td>"
+            + "".join(f"<td class='num'>{c}</td>" for c in cells)
+            + "</tr>"
         )
+        if d.note or d.unpaired_why:
+            notes.append(f"{html.escape(sid)}: {html.escape(d.unpaired_why or d.note)}")
+        else:
+            notes.append(
+                f"{html.escape(sid)}: Holm-adjusted p(t) {fmt(d.p_t_holm, 4, missing='–')}, "
+                f"p(boot) {fmt(d.p_bootstrap_holm, 4, missing='–')}, "
+                f"p(perm) {fmt(d.p_permutation_holm, 4, missing='–')}"
+            )
     return (
         f"<table id='{table_id}'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
-        "</table>"
+        "</table><p class='muted'>each 95% interval is the dual of the p-value beside it (it "
+        "excludes 0 exactly when p &lt; 0.05); t: paired t-test and Student interval; boot: "
+        "paired bootstrap, percentile interval; perm: sign-flip randomization test; "
+        f"{comparison.resamples:,} resamples, seed {comparison.seed}; detectable: the smallest "
+        "change found with 80% power at two-sided α 0.05</p><ul class='muted'>"
+        + "".join(f"<li>{n}</li>" for n in notes)
+        + "</ul>"
     )
 
 
@@ -240,7 +228,6 @@ def compare_items(
     seed: int = 0,
 ) -> RunComparison:
     """Pair two runs' items by id and compare each scorer over the items both scored."""
-    from scorers import holm, paired_test
 
     base = {r.item.id: r for r in baseline}
     cand = {r.item.id: r for r in candidate}
@@ -255,7 +242,6 @@ def compare_items(
     scorer_ids = [sid for sid in in_base if sid in in_cand]
     comparison.only_baseline_scorers = [sid for sid in in_base if sid not in in_cand]
     comparison.only_candidate_scorers = [sid for sid in in_cand if sid not in in_base]
-    tests = []
     for sid in scorer_ids:
         pairs = []
         for item_id in sorted(base):  # one order for files and results: same p-values
@@ -265,29 +251,26 @@ def compare_items(
             vc = None if rc is None else rc.value
             if vb is not None and vc is not None:
                 pairs.append((vb, vc))
+        scale = recorded_scale(baseline, sid)
         test = paired_test(
-            [b for b, _ in pairs], [c for _, c in pairs], resamples=resamples, seed=seed
+            [b for b, _ in pairs],
+            [c for _, c in pairs],
+            resamples=resamples,
+            seed=seed,
+            bounds=(-scale, scale),
         )
-        tests.append(test)
-        delta = ScorerDelta(n_paired=len(pairs))
+        delta = ScorerDelta(
+            **test.model_dump(),
+            n_paired=len(pairs),
+            improved=sum(c > b for b, c in pairs),
+            worsened=sum(c < b for b, c in pairs),
+        )
         if not pairs:
             delta.unpaired_why = _unpaired_why(comparison, base, cand, sid)
-        if pairs:
-            delta.baseline_mean = math.fsum(b for b, _ in pairs) / len(pairs)
-            delta.candidate_mean = math.fsum(c for _, c in pairs) / len(pairs)
-            scale = recorded_scale(baseline, sid)
-            delta.delta, delta.ci_low, delta.ci_high = mean_ci(
-                [c - b for b, c in pairs], (-scale, scale)
-            )
-            delta.improved = sum(c > b for b, c in pairs)
-            delta.worsened = sum(c < b for b, c in pairs)
         comparison.scorers[sid] = delta
+    deltas = list(comparison.scorers.values())
     for name in ("p_t", "p_permutation", "p_bootstrap"):  # Holm over the scorers
-        values = [getattr(test, name) for test in tests]
-        for delta, value, adjusted in zip(
-            comparison.scorers.values(), values, holm(values), strict=True
-        ):
-            setattr(delta, name, value)
+        for delta, adjusted in zip(deltas, holm([getattr(d, name) for d in deltas]), strict=True):
             setattr(delta, f"{name}_holm", adjusted)
     return comparison
 

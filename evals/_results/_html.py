@@ -261,7 +261,7 @@ def render_report(
     if baseline is not None:
         old_header = getattr(baseline, "header", None)
         data["baseline"] = [_item_data(i, False, old_header) for i in baseline]
-        comparison = _comparison(compare_items(baseline, items, resamples=2000), baseline, items)
+        comparison = _comparison(compare_items(baseline, items), baseline, items)
     payload = json.dumps(data, default=json_fallback, ensure_ascii=False).translate(_JSON_IN_HTML)
     return (
         f"{_PAGE_START}"

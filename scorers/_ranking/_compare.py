@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
 
 from pydantic import BaseModel, Field
 
@@ -12,6 +12,7 @@ from .._significance import (
     DEFAULT_SEED,
     PairedTest,
     adjust_family,
+    paired_table,
     paired_test,
 )
 from ._evaluate import RankingEvaluation
@@ -38,37 +39,27 @@ class RankingComparison(BaseModel):
     seed: int
 
     def table(self) -> str:
-        """The comparison as a table (Holm-adjusted p-values)."""
-        return significance_table(self.metrics, self.n_compared, self.resamples, self.seed)
+        """The comparison as a table: per metric the change, each method's 95% interval
+        beside its own p-value, the smallest detectable change; then the Holm-adjusted
+        p-values (see `scorers.paired_table`)."""
+        table = paired_table(self.metrics, resamples=self.resamples, seed=self.seed)
+        return f"{self.n_compared} queries paired\n{table}"
 
 
-def significance_table(
-    tests: Mapping[str, PairedTest], n_compared: int, resamples: int, seed: int
-) -> str:
-    """A table of paired tests: means, delta with its 95% CI, Holm-adjusted p-values."""
+_UNIT_MEASURES = (
+    "P", "recall", "ndcg", "map", "recip_rank", "bpref", "Rprec", "iprec_at_recall",
+    "success", "infAP", "gm_map", "gm_bpref", "set_P", "set_recall", "set_F", "set_map",
+    "set_relative_P", "11pt_avg", "relative_P", "P_avgjg", "Rprec_mult", "ndcg_cut", "ndcg_rel",
+    "Rndcg", "rbp", "mrr", "hit_rate", "precision", "r_precision", "map_cut", "binG",
+)  # fmt: skip
+"""Measures whose per-query values lie in [0, 1] (a change of one lies in [-1, 1])."""
 
-    def fmt(value: float | None, spec: str) -> str:
-        return "-" if value is None else format(value, spec)
 
-    width = max([len("metric"), *(len(m) for m in tests)])
-    lines = [
-        f"{'metric':<{width}}  {'baseline':>8}  {'candidate':>9}  {'delta':>7}  "
-        f"{'95% CI':<19}  {'p(t)':>7}  {'p(perm)':>7}  {'p(boot)':>7}"
-    ]
-    for name, t in tests.items():
-        ci = "-" if t.ci_low is None else f"[{t.ci_low:+.3f}, {t.ci_high:+.3f}]"
-        lines.append(
-            f"{name:<{width}}  {fmt(t.baseline_mean, '.4f'):>8}  "
-            f"{fmt(t.candidate_mean, '.4f'):>9}  {fmt(t.delta, '+.4f'):>7}  {ci:<19}  "
-            f"{fmt(t.p_t_holm, '.4f'):>7}  {fmt(t.p_permutation_holm, '.4f'):>7}  "
-            f"{fmt(t.p_bootstrap_holm, '.4f'):>7}"
-        )
-    lines.append("")
-    lines.append(
-        f"{n_compared} paired; p-values two-sided, Holm-Bonferroni adjusted across the "
-        f"{len(tests)} metrics; randomization and bootstrap: {resamples:,} resamples, seed {seed}"
-    )
-    return "\n".join(lines)
+def difference_bounds(metric: str) -> tuple[float, float] | None:
+    """The range a change of ``metric`` can have: ``(-1, 1)`` for measures in ``[0, 1]``
+    (precision, recall, nDCG, AP, RR, bpref, ...), None for counts and gains."""
+    family = re.sub(r"_[\d.]+$", "", metric.split("@")[0])
+    return (-1.0, 1.0) if family in _UNIT_MEASURES else None
 
 
 def compare_rankings(
@@ -82,8 +73,11 @@ def compare_rankings(
 
     Queries evaluated by both are paired; metrics both evaluated are compared. Each metric
     gets the paired t-test (equal to ``scipy.stats.ttest_rel``), a sign-flip
-    randomization test and a paired bootstrap (``resamples`` each, fixed ``seed``), and
-    the p-values are Holm–Bonferroni adjusted across the metrics.
+    randomization test and a paired bootstrap (``resamples`` each, fixed ``seed``), each
+    interval the dual of its p-value (`scorers.paired_test`), the t interval cut to the
+    range a change of the metric can have (``[-1, 1]`` for measures in ``[0, 1]``), and
+    the p-values are Holm–Bonferroni adjusted across the metrics. Below
+    `scorers.MIN_PAIRED` queries no test is made (``note`` says so).
 
     Raises:
         ConfigError: If the two share no metric.
@@ -98,7 +92,8 @@ def compare_rankings(
     for metric in metrics:
         a = [baseline.per_query[q][metric] for q in common]
         b = [candidate.per_query[q][metric] for q in common]
-        tests[metric] = paired_test(a, b, resamples=resamples, seed=seed)
+        bounds = difference_bounds(metric)
+        tests[metric] = paired_test(a, b, resamples=resamples, seed=seed, bounds=bounds)
     adjust_family(list(tests.values()))
     return RankingComparison(
         metrics=tests,
