@@ -117,6 +117,7 @@ class PairedTest(BaseModel):
         detectable: The smallest true change of the mean that a paired t-test over
             these ``n`` pairs finds with 80% power at two-sided α 0.05, from the observed
             spread of the differences (`detectable_change`).
+        sd_difference: The standard deviation of the paired differences.
         note: Why there is no test (too few pairs), else "".
     """
 
@@ -136,6 +137,7 @@ class PairedTest(BaseModel):
     p_permutation_holm: float | None = None
     p_bootstrap_holm: float | None = None
     detectable: float | None = None
+    sd_difference: float | None = None
     note: str = ""
 
 
@@ -190,7 +192,8 @@ def paired_test(
         result.t_statistic, result.p_t = _finite(t.statistic), _finite(t.pvalue)
     critical = float(stats.t.ppf(1 - ALPHA / 2, n - 1))
     _, result.ci_low, result.ci_high = mean_ci(d.tolist(), bounds, critical=critical)
-    result.detectable = detectable_change(float(d.std(ddof=1)), n)
+    result.sd_difference = float(d.std(ddof=1))
+    result.detectable = detectable_change(result.sd_difference, n)
 
     rng = np.random.default_rng(seed)
     tolerance = 1e-12 * max(1.0, abs(delta))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from scorers import PairedTest, holm, paired_table, paired_test
+from scorers import PairedTest, holm, items_needed, paired_table, paired_test
 
 from ._gate import Gate
 from ._items import skip_reasons
@@ -123,6 +123,8 @@ class DropGate(BaseModel):
         decided: False when there was nothing to decide on (no paired item, or the
             scorer is missing from a run): such a gate fails, never passes.
         why: Why it failed, in words ("" when it passed).
+        warning: When ``limit`` is below the smallest change these pairs can detect
+            (80% power at two-sided α 0.05), how many items could see it; else "".
     """
 
     scorer: str
@@ -133,6 +135,7 @@ class DropGate(BaseModel):
     passed: bool
     decided: bool = True
     why: str = ""
+    warning: str = ""
 
 
 def drop_gates(
@@ -143,18 +146,21 @@ def drop_gates(
     found = []
     for sid, limit in limits.items():
         d = comparison.scorers.get(sid)
-        if d is None or d.delta is None:
+        if d is None or d.delta is None or d.note:
             if sid in comparison.only_baseline_scorers:
                 why = f"{sid} is only in the baseline: the candidate did not run it"
             elif sid in comparison.only_candidate_scorers:
                 why = f"{sid} is only in the candidate: the baseline did not run it"
             elif d is None:
                 why = f"neither run has {sid}"
-            else:
+            elif d.delta is None:
                 why = f"no item was scored by {sid} in both runs: {d.unpaired_why}"
+            else:
+                why = d.note
             found.append(
-                DropGate(scorer=sid, limit=limit, run=run, delta=None, n_paired=0,
-                         passed=False, decided=False, why=why)
+                DropGate(scorer=sid, limit=limit, run=run, delta=None if d is None else d.delta,
+                         n_paired=0 if d is None else d.n_paired, passed=False, decided=False,
+                         why=why)
             )  # fmt: skip
             continue
         dropped = d.delta < -limit
@@ -163,9 +169,23 @@ def drop_gates(
             if dropped
             else ""
         )
+        warning = ""
+        if d.detectable is not None and d.sd_difference and limit < d.detectable:
+            warning = (
+                (
+                    f"{d.n_paired} items cannot see a drop of {limit:g} in {sid} (smallest "
+                    f"detectable: {d.detectable:.3f}); about {items_needed(d.sd_difference, limit):,} "
+                    "items would"
+                )
+                if limit > 0
+                else (
+                    f"a max drop of 0 in {sid} fails on any drop, however small; {d.n_paired} items "
+                    f"see drops from {d.detectable:.3f} on"
+                )
+            )
         found.append(
             DropGate(scorer=sid, limit=limit, run=run, delta=d.delta, n_paired=d.n_paired,
-                     passed=not dropped, why=why)
+                     passed=not dropped, why=why, warning=warning)
         )  # fmt: skip
     return found
 

@@ -96,6 +96,11 @@ class ScorerSummary(CallTotals):
         ci_low_judge: Lower end of a 95% interval of the mean that includes judge noise:
             a two-level bootstrap over items and, within each item, its k samples.
         ci_high_judge: Upper end.
+        detectable: The smallest change of the mean that a paired comparison of a future
+            run over these items would find with 80% power at two-sided α 0.05, from the
+            per-item spread, taking the two runs' scores as uncorrelated (differences
+            with √2 × the standard deviation of the scores; runs that move together, as
+            two versions of one retriever do, see smaller changes). None below 2 scored.
     """
 
     mean: float | None = None
@@ -107,6 +112,7 @@ class ScorerSummary(CallTotals):
     judge_agreement: float | None = None
     ci_low_judge: float | None = None
     ci_high_judge: float | None = None
+    detectable: float | None = None
 
 
 # above this share of the wall time busy, answers queue for the client's CPU (measured in
@@ -187,13 +193,13 @@ def format_table(
     width = max([len("scorer"), *(len(s) for s in summary.scorers)])
     lines = [
         f"{'scorer':<{width}}  {'mean':>6}  {'95% CI':<17}  {'scored':>6}  {'skipped':>7}  "
-        f"{'error':>5}  {'calls':>5}"
+        f"{'error':>5}  {'calls':>5}  {'detectable':>10}"
     ]
     for sid, s in summary.scorers.items():
         ci = "-" if s.ci_low is None else f"[{fmt(s.ci_low)}, {fmt(s.ci_high)}]"
         lines.append(
             f"{sid:<{width}}  {fmt(s.mean):>6}  {ci:<17}  {s.n_scored:>6}  {s.n_skipped:>7}  "
-            f"{s.n_error:>5}  {s.model_calls:>5}"
+            f"{s.n_error:>5}  {s.model_calls:>5}  {fmt(s.detectable):>10}"
         )
     cost = "n/a" if summary.cost is None else f"${summary.cost:.4f}"
     target = f"target {summary.target.model_calls}, " if summary.target.model_calls else ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -96,6 +97,8 @@ def _exit(gates: list[DropGate]) -> int:
 def _print_gates(gates: list[DropGate]) -> None:
     for gate in gates:
         where = f"{gate.run}: " if gate.run else ""
+        if gate.warning:
+            print(f"scorekit: warning: {where}{gate.warning}", file=sys.stderr)
         if gate.passed:
             print(f"{where}{gate.scorer} max drop {gate.limit:g}: passed")
         elif gate.decided:

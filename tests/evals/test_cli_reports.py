@@ -58,7 +58,7 @@ def test_errors_are_grouped_on_stderr_and_exit_3(data, flaky, capsys):
     assert "item 'q1': ValueError: index offline for question 1" in err
     # a failed target counts against every scorer
     row = next(line for line in out.splitlines() if line.startswith("id-context-recall"))
-    assert row.split()[-2] == "2"  # the error column
+    assert row.split()[-3] == "2"  # the error column
 
 
 def test_json_has_every_error_and_per_scorer_counts(data, flaky, capsys):

@@ -61,8 +61,9 @@ def test_skipped_items_are_not_paired():
 
 def test_compare_cli_and_max_drop(tmp_path, capsys):
     recall = create_id_context_recall_scorer()
-    run_evals(DATA, [recall], retriever(CAND), results_path=tmp_path / "good.jsonl")
-    run_evals(DATA, [recall], retriever(BASE), results_path=tmp_path / "worse.jsonl")
+    data = [*DATA, *({**row, "id": row["id"] + "b"} for row in DATA)]  # 10 pairs: a test
+    run_evals(data, [recall], retriever(CAND), results_path=tmp_path / "good.jsonl")
+    run_evals(data, [recall], retriever(BASE), results_path=tmp_path / "worse.jsonl")
     good, worse = str(tmp_path / "good.jsonl"), str(tmp_path / "worse.jsonl")
     assert main(["compare", worse, good, "--max-drop", "id-context-recall=0.05"]) == 0
     assert "+0.200" in capsys.readouterr().out
@@ -74,6 +75,12 @@ def test_compare_cli_and_max_drop(tmp_path, capsys):
     assert report["failed"] == ["id-context-recall"]
     assert report["scorers"]["id-context-recall"]["delta"] == pytest.approx(-0.2)
     assert main(["compare", good, str(tmp_path / "nope.jsonl")]) == 2
+    few = str(tmp_path / "few.jsonl")
+    run_evals(DATA, [recall], retriever(CAND), results_path=few)  # 5 pairs: no test
+    assert main(["compare", few, few, "--max-drop", "id-context-recall=0.05"]) == 4
+    assert "UNDECIDED, fails (n = 5: too few paired items for a test (6 needed))" in (
+        capsys.readouterr().out
+    )
 
 
 def test_compare_refuses_runs_of_differently_scaled_scorers(tmp_path, capsys):

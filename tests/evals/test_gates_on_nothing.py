@@ -73,9 +73,9 @@ def test_compare_decides_when_there_is_something_to_decide(tmp_path, capsys):
 
 
 def test_compare_of_several_runs_puts_the_verdicts_on_the_page(tmp_path, capsys):
-    base = _results(tmp_path / "base.jsonl", [_row(i) for i in range(4)])
+    base = _results(tmp_path / "base.jsonl", [_row(i) for i in range(8)])
     other = _results(tmp_path / "other.jsonl", [_row(i) for i in range(10, 12)])
-    same = _results(tmp_path / "same.jsonl", [_row(i) for i in range(4)])
+    same = _results(tmp_path / "same.jsonl", [_row(i) for i in range(8)])
     page = tmp_path / "runs.html"
     assert main(["compare", base, same, other, "--max-drop", "mrr=0.1", "--html", str(page)]) == 4
     out = capsys.readouterr().out
