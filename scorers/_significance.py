@@ -109,7 +109,8 @@ class PairedTest(BaseModel):
         bootstrap_low: Lower end of the 95% percentile interval of the bootstrap means
             (the dual of ``p_bootstrap``).
         bootstrap_high: Upper end.
-        p_bootstrap: Two-sided p-value of the paired bootstrap (percentile inversion).
+        p_bootstrap: Two-sided p-value of the paired bootstrap (percentile inversion; 0
+            when no bootstrap mean lies on the far side of 0: tables show ``<1/resamples``).
         p_permutation: Two-sided p-value of the sign-flip randomization test.
         p_t_holm: ``p_t`` adjusted across the compared metrics (Holm–Bonferroni).
         p_permutation_holm: The same for ``p_permutation``.
@@ -297,6 +298,7 @@ def paired_table(
         return "-" if low is None or high is None else f"[{low:+.3f}, {high:+.3f}]"
 
     width = max([len(label), *(len(m) for m in tests)])
+    smallest = f"<{1 / resamples:.4f}"  # no bootstrap mean on the far side of 0
     lines = [
         f"{label:<{width}}  {'baseline':>8}  {'candidate':>9}  {'delta':>7}  "
         f"{'95% CI (t)':<18}  {'p(t)':>6}  {'95% CI (boot)':<18}  {'p(boot)':>7}  "
@@ -307,7 +309,8 @@ def paired_table(
             f"{name:<{width}}  {num(t.baseline_mean, '.4f'):>8}  {num(t.candidate_mean, '.4f'):>9}  "
             f"{num(t.delta, '+.4f'):>7}  {interval(t.ci_low, t.ci_high):<18}  "
             f"{num(t.p_t, '.4f'):>6}  {interval(t.bootstrap_low, t.bootstrap_high):<18}  "
-            f"{num(t.p_bootstrap, '.4f'):>7}  {num(t.p_permutation, '.4f'):>7}  "
+            f"{smallest if t.p_bootstrap == 0 else num(t.p_bootstrap, '.4f'):>7}  "
+            f"{num(t.p_permutation, '.4f'):>7}  "
             f"{num(t.detectable, '.4f'):>10}"
             + (f"  {counts[name]}" if counts and name in counts else "")
         )
@@ -328,7 +331,9 @@ def paired_table(
                 f"  {name:<{width}}  p(t) {num(t.p_t_holm, '.4f')}  p(boot) "
                 f"{num(t.p_bootstrap_holm, '.4f')}  p(perm) {num(t.p_permutation_holm, '.4f')}"
             )
+    notes: dict[str, list[str]] = {}
     for name, t in tests.items():
         if t.note:
-            lines.append(f"{name}: {t.note}")
+            notes.setdefault(t.note, []).append(name)
+    lines += [f"{note}: {', '.join(names)}" for note, names in notes.items()]
     return "\n".join(lines)

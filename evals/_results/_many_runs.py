@@ -99,7 +99,7 @@ class RunsComparison(BaseModel):
             out.append(
                 f"<h3>{escape(sid)}</h3><table class='runs' data-scorer='{escape(sid)}'><thead>"
                 "<tr><th>run</th><th>mean</th><th>95% CI</th><th>n</th><th>delta</th>"
-                f"<th>p(t)</th><th>p(perm)</th></tr></thead><tbody>{body}</tbody></table>"
+                f"<th>Holm p(t)</th><th>Holm p(perm)</th></tr></thead><tbody>{body}</tbody></table>"
             )
         note = (
             f"<p class='muted'>delta: against {escape(self.baseline)}, over the items both "
@@ -150,7 +150,7 @@ class RunsComparison(BaseModel):
             lines += [
                 sid,
                 f"  {'run':<{width}}  {'mean':>6}  {'95% CI':<16}  {'n':>5}  {'delta':>7}  "
-                f"{'p(t)':>6}  {'p(perm)':>7}",
+                f"{'Holm p(t)':>9}  {'Holm p(perm)':>12}",
             ]
             for row in rows:
                 ci = "-" if row.ci_low is None else f"[{row.ci_low:.3f}, {row.ci_high:.3f}]"
@@ -163,7 +163,7 @@ class RunsComparison(BaseModel):
                 )
                 lines.append(
                     f"  {row.run:<{width}}  {fmt(row.mean):>6}  {ci:<16}  {row.n:>5}  "
-                    f"{delta:>7}  {p_t:>6}  {p_perm + mark:>7}{best}".rstrip()
+                    f"{delta:>7}  {p_t:>9}  {p_perm + mark:>12}{best}".rstrip()
                 )
             lines.append("")
         lines.append(

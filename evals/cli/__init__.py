@@ -16,7 +16,18 @@ from collections.abc import Sequence
 
 from scorers import JudgeAPIError, ScorekitError
 
-from . import _calibrate, _compare, _judge_qrels, _merge, _report, _run, _scorers, _synth, _trec
+from . import (
+    _calibrate,
+    _compare,
+    _judge_qrels,
+    _merge,
+    _power,
+    _report,
+    _run,
+    _scorers,
+    _synth,
+    _trec,
+)
 from ._common import version
 from ._output import (
     EXIT_INTERRUPTED,
@@ -30,7 +41,9 @@ from ._spelling import for_cli
 # kept for callers of earlier versions
 EXIT_FAILED = EXIT_THRESHOLD
 
-_COMMANDS = (_run, _scorers, _compare, _trec, _calibrate, _merge, _report, _judge_qrels, _synth)
+_COMMANDS = (
+    _run, _scorers, _compare, _power, _trec, _calibrate, _merge, _report, _judge_qrels, _synth,
+)  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -125,3 +125,31 @@ def test_an_unknown_field_names_the_field_it_probably_meant():
             DatasetError, match=f"unknown field '{column}' \\(did you mean '{meant}'"
         ):
             run_evals([{"input": "q", column: ["x"]}], [create_ranking_scorer("mrr")])
+
+
+def test_power_before_any_run_and_from_a_results_file(tmp_path, capsys):
+    from scorers import detectable_change, items_needed
+
+    assert main(["power", "--sd", "0.3", "--drop", "0.05", "--n", "28"]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line == (
+        f"(given): 28 items can see a change of {detectable_change(0.3, 28):.3f}; a change of "
+        f"0.05 needs about {items_needed(0.3, 0.05):,} items (differences' sd 0.300)"
+    )
+    path = _results(tmp_path / "r.jsonl", [_row(i, "d1" if i % 2 else "d9") for i in range(10)])
+    assert main(["power", path, "--drop", "0.1", "--format", "json"]) == 0
+    row = json.loads(capsys.readouterr().out)["mrr"]
+    assert row["n"] == 10 and row["assumed_uncorrelated"] is True
+    assert row["detectable"] == pytest.approx(detectable_change(row["sd_difference"], 10))
+    assert main(["power"]) == 2 and main(["power", "--sd", "0.3", "--drop", "-1"]) == 2
+
+
+def test_a_max_drop_below_what_the_pairs_can_see_warns(tmp_path, capsys):
+    base = _results(tmp_path / "base.jsonl", [_row(i, "d1" if i % 2 else "d9") for i in range(8)])
+    cand = _results(tmp_path / "cand.jsonl", [_row(i, "d1" if i % 3 else "d9") for i in range(8)])
+    assert main(["compare", base, cand, "--max-drop", "mrr=0.05"]) in (0, 1)
+    err = capsys.readouterr().err
+    assert (
+        "scorekit: warning: 8 items cannot see a drop of 0.05 in mrr (smallest detectable: " in err
+    )
+    assert "items would" in err

@@ -85,7 +85,7 @@ def test_below_min_paired_there_is_no_test_and_the_note_says_why():
     assert test.note == "n = 2: too few paired items for a test (6 needed)"
     assert MIN_PAIRED == 6 and 2 / 2**5 > 0.05 > 2 / 2**6  # why six
     table = paired_table({"mrr": test})
-    assert "mrr: n = 2: too few paired items for a test (6 needed)" in table
+    assert "n = 2: too few paired items for a test (6 needed): mrr" in table
 
 
 def test_the_detectable_change_is_the_t_formula_and_items_needed_inverts_it():
