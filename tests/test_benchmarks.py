@@ -49,3 +49,15 @@ def test_synthesis_benchmark_smoke(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "| scorekit synthesize | 4 | 4 |" in proc.stdout
     assert "Ragas not measured" in proc.stderr
+
+
+def test_power_benchmark_smoke(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_power.py"), "--trials", "200",
+         "--full-trials", "5", "--resamples", "200"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| normal | 300 |")]
+    found = float(rows[0].split("|")[4])
+    assert 0.65 < found < 0.95  # about 80%: 200 trials leave about ±0.06
