@@ -100,7 +100,8 @@ class ScorerSummary(CallTotals):
             run over these items would find with 80% power at two-sided α 0.05, from the
             per-item spread, taking the two runs' scores as uncorrelated (differences
             with √2 × the standard deviation of the scores; runs that move together, as
-            two versions of one retriever do, see smaller changes). None below 2 scored.
+            two versions of one retriever do, see smaller changes). None below
+            `scorers.MIN_PAIRED` (6) scored items: no test is made on fewer pairs.
     """
 
     mean: float | None = None

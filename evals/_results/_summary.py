@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from scorers import ScoreResult, detectable_change, mean_ci
+from scorers import MIN_PAIRED, ScoreResult, detectable_change, mean_ci
 
 from ._items import ItemResult
 from ._stats import CallTotals, RunSummary, ScorerSummary, two_level_ci
@@ -44,7 +44,7 @@ class _Column:
         """Mean and CI (cut to ``[0, scale]``), and the judge-noise interval."""
         s = self.summary
         s.mean, s.ci_low, s.ci_high = mean_ci(self.scores, None if scale is None else (0, scale))
-        if len(self.scores) >= 2 and s.mean is not None:
+        if len(self.scores) >= MIN_PAIRED and s.mean is not None:
             deviations = [v - s.mean for v in self.scores]
             sd = math.sqrt(math.fsum(x * x for x in deviations) / (len(deviations) - 1))
             s.detectable = detectable_change(math.sqrt(2) * sd, len(self.scores))
