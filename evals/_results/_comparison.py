@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import html
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
@@ -12,6 +14,7 @@ from scorers import PairedTest, holm, items_needed, paired_table, paired_test
 
 from ._gate import Gate
 from ._items import skip_reasons
+from ._page import comparison_page
 from ._stats import fmt
 from ._summary import recorded_scale
 
@@ -78,6 +81,20 @@ class RunComparison(BaseModel):
 
     def _repr_html_(self) -> str:
         return comparison_html(self)
+
+    def to_html(
+        self,
+        path: str | os.PathLike[str],
+        title: str = "scorekit compare",
+        gates: Sequence[DropGate] = (),
+    ) -> Path:
+        """Write the comparison as one self-contained page, the verdict of each
+        ``--max-drop`` gate in ``gates`` first; returns the path."""
+        unpaired = (
+            f"<p class='muted'>unpaired items: {len(self.only_in_baseline)} only in the "
+            f"baseline, {len(self.only_in_candidate)} only in the candidate</p>"
+        )
+        return comparison_page(path, title, gates_html(gates) + comparison_html(self) + unpaired)
 
     def table(self) -> str:
         """The deltas: per scorer the paired means and change, each method's 95% interval
@@ -188,6 +205,26 @@ def drop_gates(
                      passed=not dropped, why=why, warning=warning)
         )  # fmt: skip
     return found
+
+
+def gates_html(gates: Sequence[DropGate]) -> str:
+    """The ``--max-drop`` verdicts as a list headed "Gates" ("" without gates)."""
+    if not gates:
+        return ""
+    items = "".join(
+        f"<li class='{'pass' if g.passed else 'fail'}'>"
+        + (f"{html.escape(g.run)}: " if g.run else "")
+        + f"{html.escape(g.scorer)} max drop {g.limit:g}: "
+        + (
+            "passed"
+            if g.passed
+            else f"{'FAILED' if g.decided else 'UNDECIDED'}: {html.escape(g.why)}"
+        )
+        + (f" <span class='muted'>({html.escape(g.warning)})</span>" if g.warning else "")
+        + "</li>"
+        for g in gates
+    )
+    return f"<h2>Gates</h2><ul class='gates'>{items}</ul>"
 
 
 def comparison_html(comparison: RunComparison, table_id: str = "comparison") -> str:

@@ -9,27 +9,20 @@ from __future__ import annotations
 
 import html
 import json
-import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from scorers._runtime import json_fallback, write_atomically
+from scorers._runtime import json_fallback
 
 from ._comparison import RunComparison, compare_items, comparison_html
 from ._gate import gates, item_status
 from ._header import RunHeader
 from ._items import ItemResult
+from ._page import PAGE_START, asset
 from ._slices import report_slices, slice_members, slices_html
 from ._stats import RunSummary, summary_html
 from ._summary import recorded_scales, summarize
 from ._views import display_text, output_of
-
-_ASSETS = Path(__file__).parent / "report"
-
-
-def _asset(name: str) -> str:
-    return (_ASSETS / name).read_text(encoding="utf-8")
 
 
 def _scores_data(
@@ -264,8 +257,8 @@ def render_report(
         comparison = _comparison(compare_items(baseline, items), baseline, items)
     payload = json.dumps(data, default=json_fallback, ensure_ascii=False).translate(_JSON_IN_HTML)
     return (
-        f"{_PAGE_START}"
-        f"<title>{html.escape(title)}</title><style>{_asset('report.css')}</style></head><body>"
+        f"{PAGE_START}"
+        f"<title>{html.escape(title)}</title><style>{asset('report.css')}</style></head><body>"
         f"<h1>{html.escape(title)}</h1>{_run_line(header)}{_errors_banner(summary)}"
         f"{_banner(summary, header)}"
         f"<h2>Summary</h2>{summary_html(summary)}"
@@ -276,7 +269,7 @@ def render_report(
         "<div id='view'><p class='muted'>Click an item to see its question, chunks, claims, "
         "verdicts, prompts and errors.</p></div>"
         f"<script type='application/json' id='report-data'>{payload}</script>"
-        f"<script>{_asset('report.js')}</script></body></html>"
+        f"<script>{asset('report.js')}</script></body></html>"
     )
 
 
@@ -285,27 +278,3 @@ _JSON_IN_HTML = str.maketrans(
 )
 """JSON escapes for the characters that could end or alter the page's data block
 (``</script>``, ``<!--``) or a script reading it; ``JSON.parse`` restores them."""
-
-
-def comparison_page(path: str | os.PathLike[str], title: str, body: str) -> Path:
-    """A page holding ``body`` (a `RunsComparison`'s tables) in the report's style."""
-    page = (
-        f"{_PAGE_START}"
-        f"<title>{html.escape(title)}</title><style>{_asset('report.css')}</style></head><body>"
-        f"<h1>{html.escape(title)}</h1>{body}</body></html>"
-    )
-    return write_report(path, page)
-
-
-def write_report(path: str | os.PathLike[str], html_text: str) -> Path:
-    """Write the report (all at once: an existing file is replaced only by a whole
-    page, and only when it is a page scorekit wrote); returns the path."""
-    return write_atomically(Path(path), html_text.encode("utf-8"), _ours, "report page")
-
-
-_MARK = "<meta name='generator' content='scorekit'>"
-_PAGE_START = f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>{_MARK}"
-
-
-def _ours(start: bytes) -> bool:
-    return _MARK.encode() in start

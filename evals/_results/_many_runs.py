@@ -14,7 +14,8 @@ from pydantic import BaseModel, Field
 
 from scorers import mean_ci
 
-from ._comparison import RunComparison, compare_items
+from ._comparison import RunComparison, compare_items, gates_html
+from ._page import comparison_page
 from ._stats import fmt
 from ._summary import recorded_scale
 
@@ -116,21 +117,8 @@ class RunsComparison(BaseModel):
     ) -> Path:
         """Write the comparison as one self-contained page, with the verdict of each
         ``--max-drop`` gate in ``gates`` first; returns the path."""
-        from ._html import comparison_page
-
-        verdicts = "".join(
-            f"<li class='{'pass' if g.passed else 'fail'}'>{escape(g.run)}: {escape(g.scorer)} "
-            f"max drop {g.limit:g}: "
-            + (
-                "passed"
-                if g.passed
-                else f"{'FAILED' if g.decided else 'UNDECIDED'}: {escape(g.why)}"
-            )
-            + "</li>"
-            for g in gates
-        )
-        head = f"<h2>Gates</h2><ul class='gates'>{verdicts}</ul>" if gates else ""
-        return comparison_page(path, title, head + self.html() + self._not_compared_html())
+        body = gates_html(gates) + self.html() + self._not_compared_html()
+        return comparison_page(path, title, body)
 
     def _not_compared_html(self) -> str:
         if not self.not_compared:

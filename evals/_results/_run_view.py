@@ -97,7 +97,8 @@ class RunView:
         Returns:
             The path written.
         """
-        from ._html import render_report, write_report
+        from ._html import render_report
+        from ._page import write_report
 
         base: ResultList | None = None
         if isinstance(baseline, RunView):

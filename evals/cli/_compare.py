@@ -40,7 +40,7 @@ def add(commands: Any) -> None:
         "or a run without the scorer)",
     )
     compare.add_argument(
-        "--html", metavar="PATH", help="also write the comparison as a page (several runs)"
+        "--html", metavar="PATH", help="also write the comparison as a page, with the gates"
     )
     add_resampling_options(compare)
     compare.add_argument("--format", choices=("table", "json"), default="table")
@@ -70,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
         ],
     )
     gates = drop_gates(comparison, limits)
+    if args.html:
+        comparison.to_html(args.html, title="scorekit compare", gates=gates)
     if args.format == "json":
         report = {
             **comparison.model_dump(mode="json"),

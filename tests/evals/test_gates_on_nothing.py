@@ -153,3 +153,13 @@ def test_a_max_drop_below_what_the_pairs_can_see_warns(tmp_path, capsys):
         "scorekit: warning: 8 items cannot see a drop of 0.05 in mrr (smallest detectable: " in err
     )
     assert "items would" in err
+
+
+def test_compare_of_one_candidate_writes_its_page_with_the_gates(tmp_path, capsys):
+    base = _results(tmp_path / "base.jsonl", [_row(i) for i in range(8)])
+    cand = _results(tmp_path / "cand.jsonl", [_row(i, "d9" if i < 4 else "d1") for i in range(8)])
+    page = tmp_path / "one.html"
+    assert main(["compare", base, cand, "--max-drop", "mrr=0.1", "--html", str(page)]) == 1
+    text = page.read_text()
+    assert "<h2>Gates</h2>" in text and "mrr max drop 0.1: FAILED: dropped by 0.500" in text
+    assert "95% CI (t)" in text and "<meta name='generator' content='scorekit'>" in text
