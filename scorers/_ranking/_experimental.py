@@ -91,7 +91,9 @@ class Gains:
         counts = np.bincount(judged[judged >= 0].astype(np.int64))
         levels = sorted(set(range(len(counts))) | set(self.levels))
         gains = np.array([self.levels.get(lv, float(lv)) for lv in levels], dtype=np.float64)
-        number = np.array([counts[lv] if 0 <= lv < len(counts) else 0 for lv in levels])
+        number = np.array(
+            [counts[lv] if 0 <= lv < len(counts) else 0 for lv in levels], dtype=np.int64
+        )
         return gains, number
 
     def ideal(self, judged: np.ndarray) -> tuple[np.ndarray, float, float]:

@@ -263,3 +263,20 @@ def test_trec_eval_semantics_in_the_python_api():
         input="q", output="", context=context, reference_context_ids={"a": 1, "b": 1, "c": 0}
     )
     assert bpref.score == 1.0  # x is unjudged: bpref skips it (a TypeError before)
+
+
+def test_gain_measures_of_a_query_with_no_judged_relevant_level_do_not_crash(tmp_path, capsys):
+    """Issue 47 item 1: a query whose only judgement is -1 (unjudged) crashed G,
+    ndcg_rel and all_trec; trec_eval 10 prints G a 1.0000, G b 0.0000, all 0.5000."""
+    from evals.cli import main
+    from scorers import evaluate_ranking
+
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("a 0 d1 1\nb 0 d1 -1\n")
+    run.write_text("a Q0 d1 1 1 r\nb Q0 d1 1 1 r\n")
+    found = evaluate_ranking({"a": {"d1": 1}, "b": {"d1": -1}}, {"a": ["d1"], "b": ["d1"]},
+                             ["G", "ndcg_rel"])  # fmt: skip
+    assert found.per_query["b"] == {"G": 0.0, "ndcg_rel": 0.0} and found.means["G"] == 0.5
+    assert main(["trec", "-q", "-m", "G", str(qrels), str(run)]) == 0
+    lines = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert lines == [["G", "a", "1.0000"], ["G", "b", "0.0000"], ["G", "all", "0.5000"]]
