@@ -2,7 +2,8 @@
 ``demo``), what they share in ``_common``, exit codes and printing in ``_output``.
 
 Exit codes: 0 passed, 1 a threshold failed, 2 usage / configuration / data / judge
-setup error, 3 items errored, 130 interrupted (see `evals.cli._output`).
+setup error, 3 items errored, 4 a gate could not decide (nothing scored or compared),
+130 interrupted (see `evals.cli._output`).
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="scorekit",
         description="Score RAG retrieval and agents.",
         epilog="exit codes: 0 passed, 1 threshold failed, 2 usage/config/setup error, "
-        "3 items errored, 130 interrupted",
+        "3 items errored, 4 a gate could not decide (nothing scored or compared), "
+        "130 interrupted",
     )
     parser.add_argument("--version", action="version", version=f"scorekit {version()}")
     commands = parser.add_subparsers(dest="command", required=True)
