@@ -54,6 +54,29 @@ def unscored(result: EvalResult) -> dict[str, str]:
     return {sid: skip_reasons(result.iter_items(), sid, words=for_cli) for sid in empty}
 
 
+def left_out(result: EvalResult) -> dict[str, str]:
+    """Per scorer that scored some items and skipped others: the skipped items' count and
+    reasons (its mean leaves them out; a ranking measure's query without a relevant
+    document is such an item, where trec_eval would count a 0)."""
+    from .._results._items import skip_reasons
+
+    found = {}
+    for sid, s in result.summary.scorers.items():
+        if s.n_scored and s.n_skipped:
+            why = skip_reasons(
+                (i for i in result.iter_items() if _skipped(i, sid)), sid, words=for_cli
+            )
+            found[sid] = (
+                f"left {s.n_skipped} of {result.summary.items} items out of its mean: {why}"
+            )
+    return found
+
+
+def _skipped(item: Any, sid: str) -> bool:
+    found = item.scorer_results.get(sid)
+    return found is not None and found.status == "skipped"
+
+
 def error_groups(errors: list[ErrorRecord]) -> dict[tuple[str, str], list[ErrorRecord]]:
     """Errors grouped by (phase, exception type), the largest group first."""
     groups: dict[tuple[str, str], list[ErrorRecord]] = defaultdict(list)
@@ -127,6 +150,7 @@ def print_run(
             "errors": [e.model_dump(mode="json") for e in errors],
             "results_path": result.results_path,
             "unscored": unscored(result),
+            "left_out": left_out(result),
             "exit_code": exit_code(result),
         }
         if slices:
@@ -143,4 +167,6 @@ def print_run(
                 f"scorekit: {sid} scored none of the {result.summary.items} items: {why}",
                 file=sys.stderr,
             )
+        for sid, why in left_out(result).items():
+            print(f"scorekit: {sid} {why}", file=sys.stderr)
     return exit_code(result)

@@ -163,3 +163,14 @@ def test_compare_of_one_candidate_writes_its_page_with_the_gates(tmp_path, capsy
     text = page.read_text()
     assert "<h2>Gates</h2>" in text and "mrr max drop 0.1: FAILED: dropped by 0.500" in text
     assert "95% CI (t)" in text and "<meta name='generator' content='scorekit'>" in text
+
+
+def test_a_mean_that_leaves_items_out_says_how_many_and_why(tmp_path, capsys):
+    rows = [_row(i) for i in range(3)] + [{**_row(3), "reference_context_ids": []}]
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["run", str(data), "--scorer", "mrr", "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "scorekit: mrr left 1 of 4 items out of its mean: 1 × skipped: no relevant" in err
+    assert main(["run", str(data), "--scorer", "mrr", "--no-progress", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["left_out"]["mrr"].startswith("left 1 of 4")
