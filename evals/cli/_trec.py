@@ -116,6 +116,9 @@ def _line(name: str, query: str, value: float | str) -> str:
 def run(args: argparse.Namespace) -> int:
     from scorers import compare_rankings, evaluate_ranking, load_qrels, load_run
 
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:  # ids with bytes that are not UTF-8 are printed as read
+        reconfigure(errors="surrogateescape")
     check_resamples(args)
     if args.max_docs is not None and args.max_docs < 0:
         raise ConfigError(f"-M must be an integer >= 0; got {args.max_docs}")

@@ -37,22 +37,29 @@ class TrecRun(dict[str, dict[str, float]]):
         self.duplicates = {}
 
 
+_C_SPACE = re.compile(rb"[ \t\n\v\f\r]+")
+"""What C's ``isspace`` calls whitespace: trec_eval's field separators. Unicode spaces
+(NBSP, U+3000, U+2028...) and the ASCII separators 0x1c-0x1f are part of a field."""
+
+
 def _lines(path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:
+    """Each line's fields, split as trec_eval splits them: lines at ``\n`` only, fields at
+    C whitespace; bytes that are not UTF-8 are kept (as surrogate escapes, written back
+    as the same bytes), as trec_eval keeps any byte."""
     file = Path(path)
-    try:
-        if str(path) == "-":
-            text = sys.stdin.buffer.read().decode("utf-8-sig")
-        elif not file.is_file():
-            raise DatasetError(f"{file} does not exist or is not a file")
-        else:
-            text = file.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise DatasetError(f"{file}: not valid UTF-8 at byte offset {exc.start}") from None
-    return [
-        (n, line.split())
-        for n, line in enumerate(text.splitlines(), start=1)
-        if line.strip() and not line.lstrip().startswith("#")  # trec_eval 10: comments
-    ]
+    if str(path) == "-":
+        data = sys.stdin.buffer.read()
+    elif not file.is_file():
+        raise DatasetError(f"{file} does not exist or is not a file")
+    else:
+        data = file.read_bytes()
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    found = []
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        fields = [f.decode("utf-8", "surrogateescape") for f in _C_SPACE.split(raw) if f]
+        if fields and not fields[0].startswith("#"):  # trec_eval 10: comments
+            found.append((number, fields))
+    return found
 
 
 def _number(file: str, number: int, field: str, text: str) -> float:

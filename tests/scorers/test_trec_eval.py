@@ -280,3 +280,29 @@ def test_gain_measures_of_a_query_with_no_judged_relevant_level_do_not_crash(tmp
     assert main(["trec", "-q", "-m", "G", str(qrels), str(run)]) == 0
     lines = [line.split() for line in capsys.readouterr().out.splitlines()]
     assert lines == [["G", "a", "1.0000"], ["G", "b", "0.0000"], ["G", "all", "0.5000"]]
+
+
+ODD_IDS = [b"d\xe91", "d\u00a0x".encode(), "d\u3000y".encode(), "d\u2028z".encode(),
+           b"d\x1cw", b"d\x85v"]  # fmt: skip
+
+
+def test_fields_split_at_c_whitespace_only_and_any_byte_is_an_id(tmp_path, capsys):
+    """Issue 47 item 2: trec_eval splits on C whitespace and reads any byte; each odd id
+    scores as a plain id would, and \\v or \\f separate fields."""
+    from evals.cli import main
+
+    qrels = b"".join(b"q1 0 %s %d\n" % (doc, i % 2) for i, doc in enumerate(ODD_IDS))
+    run = b"".join(b"q1\vQ0\f%s %d %d r\n" % (doc, i, 10 - i) for i, doc in enumerate(ODD_IDS))
+    plain_qrels = b"".join(b"q1 0 p%d %d\n" % (i, i % 2) for i in range(len(ODD_IDS)))
+    plain_run = b"".join(b"q1 Q0 p%d %d %d r\n" % (i, i, 10 - i) for i in range(len(ODD_IDS)))
+    for name, data in [("q", qrels), ("r", run), ("pq", plain_qrels), ("pr", plain_run)]:
+        (tmp_path / name).write_bytes(data)
+    assert main(["trec", "-m", "map", "-m", "P_5", str(tmp_path / "q"), str(tmp_path / "r")]) == 0
+    odd = capsys.readouterr().out
+    assert main(["trec", "-m", "map", "-m", "P_5", str(tmp_path / "pq"), str(tmp_path / "pr")]) == 0
+    assert odd == capsys.readouterr().out and "map" in odd
+    from scorers import load_qrels
+
+    assert sorted(load_qrels(tmp_path / "q")["q1"]) == sorted(
+        d.decode("utf-8", "surrogateescape") for d in ODD_IDS
+    )
