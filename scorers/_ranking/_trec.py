@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import sys
@@ -64,9 +65,12 @@ def _lines(path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:
 
 def _number(file: str, number: int, field: str, text: str) -> float:
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise DatasetError(f"{file} line {number}: {field} {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise DatasetError(f"{file} line {number}: {field} {text!r} is not a finite number")
+    return value
 
 
 _LEADING_INTEGER = re.compile(r"[+-]?\d+")

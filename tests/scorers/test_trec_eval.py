@@ -306,3 +306,13 @@ def test_fields_split_at_c_whitespace_only_and_any_byte_is_an_id(tmp_path, capsy
     assert sorted(load_qrels(tmp_path / "q")["q1"]) == sorted(
         d.decode("utf-8", "surrogateescape") for d in ODD_IDS
     )
+
+
+@pytest.mark.parametrize("score", ["1e400", "-", "0x", "1.5abc", "0x1p3", "nan", "-inf"])
+def test_a_score_that_is_not_a_finite_number_is_refused_naming_the_line(tmp_path, score):
+    from scorers import load_run
+
+    path = tmp_path / "run"
+    path.write_text(f"q1 Q0 d1 1 2 r\nq1 Q0 d2 2 {score} r\n")
+    with pytest.raises(DatasetError, match=f"run line 2: score '{re.escape(score)}' is not a"):
+        load_run(path)
