@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .._checks import clip_scaled
 from .._engine import FastPath, Memo, Outcome, register_fast_path
 from .._i18n import t
+from .._ranking._batch import NOT_JUDGED, pool_grades
 from .._ranking._kernel import Metric, RankedBatch, parse_metric
 from .._steps import detail_value
 from .._types import ScorerRun
@@ -53,7 +54,7 @@ def ranking_block(ranked: Sequence[RankedIds | None]) -> RankingBlock | None:
         ids = ranked[slot]
         assert ids is not None
         got = ids.grades.get
-        ranked_grades = [got(doc, -1.0) for doc in ids.retrieved_ids]
+        ranked_grades = [got(doc, NOT_JUDGED) for doc in ids.retrieved_ids]
         lengths.append(len(ranked_grades))
         grades.extend(ranked_grades)
         values = list(ids.grades.values())
@@ -62,7 +63,7 @@ def ranking_block(ranked: Sequence[RankedIds | None]) -> RankingBlock | None:
         gains = sorted((g for g in values if g > 0), reverse=True)
         ideal_lengths.append(len(gains))
         ideal.extend(gains)
-    grade_array = np.asarray(grades, dtype=np.float64)
+    grade_array = pool_grades(np.asarray(grades, dtype=np.float64))
     judged_array = np.asarray(judged, dtype=np.float64)
     judged_offsets = _offsets(judged_lengths)
     queries = np.repeat(np.arange(len(slots)), judged_lengths)

@@ -6,6 +6,8 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 
 from .._errors import ConfigError
+from .._lazy import np
+from .._ranking._batch import NOT_JUDGED, pool_grades
 from .._ranking._kernel import parse_metric, single_query_batch
 
 NOT_PER_ITEM = frozenset(
@@ -69,9 +71,8 @@ def ranking_metric(metric: str) -> Callable[[list[str], dict[str, float]], float
         )
 
     def value(ranked: list[str], grades: dict[str, float]) -> float:
-        batch = single_query_batch(
-            [grades.get(doc, -1.0) for doc in ranked], list(grades.values()), ANY_POSITIVE
-        )
+        ranked_grades = pool_grades(np.array([grades.get(doc, NOT_JUDGED) for doc in ranked]))
+        batch = single_query_batch(ranked_grades.tolist(), list(grades.values()), ANY_POSITIVE)
         return float(batch.values(parsed)[0])
 
     return value

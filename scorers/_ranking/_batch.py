@@ -25,6 +25,16 @@ UNJUDGED = -2.0
 """The grade of a ranked document the qrels give a negative grade ("in the pool, unjudged")."""
 
 
+def pool_grades(grades: np.ndarray) -> np.ndarray:
+    """Ranked documents' grades as the batch reads them, in place: ``NOT_JUDGED`` (not in
+    the reference) becomes `NONPOOL`, any negative grade `UNJUDGED`, as trec_eval reads
+    qrels (-1 and -2 alike: "in the pool, unjudged")."""
+    missing = np.isneginf(grades)
+    grades[grades < 0] = UNJUDGED
+    grades[missing] = NONPOOL
+    return grades
+
+
 def _by_score(offsets: np.ndarray, query: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """Positions sorted by query, then score descending (stable: ties keep input order).
 

@@ -247,3 +247,33 @@ def test_tie_order_follows_strcmp_for_long_and_non_ascii_ids():
     for rank, doc in enumerate(expected, start=1):
         result = evaluate_ranking({"q": {doc: 1, "other": 0}}, run, ["mrr"])
         assert result.per_query["q"]["mrr"] == 1 / rank, doc
+
+
+def test_per_item_judged_measures_read_negative_grades_as_trec_eval_does():
+    """Issue 47 item 5: a negative grade given with the item is "in the pool, unjudged"
+    (trec_eval's -1 and -2), not "judged non-relevant"; per item equals evaluate_ranking
+    (which equals trec_eval) on seeded queries with negative grades."""
+    import random
+
+    from scorers import create_ranking_scorer, evaluate_ranking
+
+    rng = random.Random(47)
+    metrics = ["infAP", "bpref", "map", "ndcg@10", "P_5"]
+    scorers = {m: create_ranking_scorer(m) for m in metrics}
+    differing = 0
+    for q in range(200):
+        docs = [f"d{i}" for i in range(12)]
+        grades = {d: rng.choice([-2, -1, 0, 0, 1, 2]) for d in rng.sample(docs, 8)}
+        if not any(g > 0 for g in grades.values()):
+            grades[docs[0]] = 1
+        ranked = rng.sample(docs, 10)
+        expected = evaluate_ranking({"q": grades}, {"q": ranked}, metrics).per_query["q"]
+        run = {"input": "q", "context": [{"id": d, "text": d} for d in ranked],
+               "reference_context_ids": grades}  # fmt: skip
+        many = {m: s.run_many([run])[0].score for m, s in scorers.items()}  # the fast path
+        for metric, scorer in scorers.items():
+            one = scorer.run(**run).score  # the steps
+            assert one == pytest.approx(expected[metric], abs=1e-12), (q, metric)
+            assert many[metric] == pytest.approx(expected[metric], abs=1e-12), (q, metric)
+            differing += one != expected[metric]
+    assert differing == 0
