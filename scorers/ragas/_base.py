@@ -191,18 +191,13 @@ class RagasMetric:
     name: str = ""
     fields: ClassVar[tuple[str, ...]] = ()
     needs_llm: ClassVar[bool] = False
-    llm_later: ClassVar[bool] = False
-    """Ragas' legacy classes take their llm from ``evaluate(llm=...)`` as well."""
     legacy: ClassVar[bool] = False
     """Ragas' legacy metrics (what ``evaluate`` runs) score empty lists and blank texts
     (0 or NaN, as Ragas); Ragas 0.4's ``collections`` metrics refuse them."""
 
     def __init__(self, llm: Judge | str | None = None, name: str | None = None):
-        if self.needs_llm and llm is None and not self.llm_later:
-            raise ConfigError(
-                f"{type(self).__name__} needs llm= (a Judge, a litellm model "
-                "string, or llm_factory(...))"
-            )
+        # without llm=, ``evaluate(..., llm=...)`` gives it, as in Ragas; scoring with
+        # neither is the error (`_scorer`)
         self.llm = ragas_judge(llm)
         if name is not None:
             self.name = name
@@ -213,7 +208,8 @@ class RagasMetric:
         if self._built is None:
             if self.needs_llm and self.llm is None:
                 raise ConfigError(
-                    f"{type(self).__name__} has no llm: pass llm= to it or to evaluate()"
+                    f"{type(self).__name__} has no llm: pass llm= to it (a Judge, a litellm "
+                    "model string, or llm_factory(...)) or to evaluate()"
                 )
             self._built = self._build()
         return self._built

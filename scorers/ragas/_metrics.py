@@ -340,7 +340,6 @@ class LLMContextRecall(ContextRecall):
     and edge samples score as Ragas' legacy metric scores them: no retrieved context
     gives 0, a blank reference NaN."""
 
-    llm_later = True
     legacy = True
 
 
@@ -348,7 +347,6 @@ class LLMContextPrecisionWithReference(ContextPrecisionWithReference):
     """Ragas' legacy ``LLMContextPrecisionWithReference``."""
 
     name = "llm_context_precision_with_reference"
-    llm_later = True
     legacy = True
 
 
@@ -356,7 +354,6 @@ class LLMContextPrecisionWithoutReference(ContextPrecisionWithoutReference):
     """Ragas' legacy ``LLMContextPrecisionWithoutReference``."""
 
     name = "llm_context_precision_without_reference"
-    llm_later = True
     legacy = True
 
 

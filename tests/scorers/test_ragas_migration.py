@@ -44,8 +44,8 @@ async def test_legacy_class_names_score_as_the_current_ones():
     assert LLMContextRecall().name == "context_recall"  # its llm may come from evaluate()
     with pytest.raises(ConfigError, match="has no llm"):
         LLMContextRecall().score(**{k: SAMPLE[k] for k in LLMContextRecall.fields})
-    with pytest.raises(ConfigError, match="needs llm="):
-        ContextRecall()  # the 0.4 names still need it up front
+    with pytest.raises(ConfigError, match="has no llm: pass llm= to it"):
+        ContextRecall().score(**{k: SAMPLE[k] for k in ContextRecall.fields})  # issue 47.7
 
 
 def test_distance_measure_picks_the_string_similarity():
@@ -229,3 +229,18 @@ def test_ragas_rows_are_read_one_way_by_the_facade_and_the_loader():
             )  # before: silently "" in the facade, an error in the loader
     with pytest.raises(DatasetError, match="both give 'user_input'"):
         normalize_row({"question": "a", "user_input": "b"}, "ragas")
+
+
+def test_evaluate_gives_its_llm_to_04_metrics_built_without_one():
+    """Issue 47 item 7: ``evaluate(dataset, metrics=[ContextRecall()], llm=llm)``, Ragas'
+    most common pattern, raised ``ContextRecall needs llm=`` at construction."""
+    from scorers.ragas import ContextPrecision, ContextUtilization
+
+    samples = [{**SAMPLE, "response": "Paris."}]
+    metrics = [ContextRecall(), ContextPrecision(), ContextUtilization()]
+    with FakeLLMServer() as server:
+        result = evaluate(samples, metrics=metrics, llm=server.judge())
+    assert set(result.means) == {m.name for m in metrics}
+    assert result["context_recall"] == [1.0]
+    with pytest.raises(ConfigError, match="has no llm: pass evaluate"):
+        evaluate(samples, metrics=[ContextRecall()])
