@@ -178,8 +178,9 @@ def strings_field(field: str, value: Any, empty_ok: bool = False) -> list[str]:
 
 
 def text_field(field: str, value: Any, blank_ok: bool = False) -> str:
-    """A string; blank only where Ragas' legacy metric takes one (``blank_ok``)."""
-    if value is None or (not blank_ok and not str(value).strip()):
+    """A string; ``""`` only where Ragas' legacy metric takes one (``blank_ok``): Ragas
+    0.4's metrics refuse the empty string alone, and take whitespace."""
+    if value is None or (not blank_ok and str(value) == ""):
         raise ValueError(f"{field} is empty; pass a non-empty string")
     return str(value)
 

@@ -34,7 +34,8 @@ _AP_NOTE = "Ragas value: average precision divided by (relevant + 1e-10)."
 _NOTHING_TO_CLASSIFY = "The reference is blank: no statement to attribute (Ragas gives NaN)."
 _NO_CHUNKS = "No context was retrieved: nothing is relevant (Ragas' 0 / (0 + 1e-10))."
 _NOTHING_TO_VERIFY = (
-    "The {field} is blank: no chunk can be verified against it, so none counts as relevant."
+    "The {field} is blank: there is nothing to judge the chunks against, so no question was "
+    "asked and there is no number (Ragas asks its model about the blank {field} anyway)."
 )
 
 
@@ -132,7 +133,9 @@ class _LLMPrecision(RagasMetric):
         if not chunks:
             return MetricResult(value=0.0, reason=_NO_CHUNKS)
         if not text.strip():
-            return MetricResult(value=0.0, reason=_NOTHING_TO_VERIFY.format(field=self.against))
+            return MetricResult(
+                value=math.nan, reason=_NOTHING_TO_VERIFY.format(field=self.against)
+            )
         run = {
             "input": text_field("user_input", f["user_input"], legacy) or "(no question)",
             "context": chunks,

@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "differential"))
 from ragas_cases import both_judges  # noqa: E402
-from ragas_diff import differences, facade_scores  # noqa: E402
+from ragas_diff import deliberate, differences, facade_scores  # noqa: E402
 
 from evals.testing import FakeLLMServer  # noqa: E402
 
@@ -30,7 +30,17 @@ def test_every_value_equals_ragas_0_4_3():
     with FakeLLMServer(both_judges) as server:
         ours = facade_scores(server.judge(), STORED["rows"])
     assert STORED["ragas"] == "0.4.3"
-    assert differences(ours, STORED["scores"]) == []
+    assert differences(ours, STORED["scores"], STORED["rows"]) == []
+    blank = [
+        (name, i)
+        for name in (
+            "llm_context_precision_with_reference",
+            "llm_context_precision_without_reference",
+        )
+        for i, r in enumerate(STORED["rows"])
+        if deliberate(name, r, ours[name][i])
+    ]
+    assert len(blank) == 3  # the deliberate difference: NaN with a reason, no question asked
     assert sum(len(v) for v in STORED["scores"].values()) == 459
 
 

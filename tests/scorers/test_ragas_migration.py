@@ -244,3 +244,30 @@ def test_evaluate_gives_its_llm_to_04_metrics_built_without_one():
     assert result["context_recall"] == [1.0]
     with pytest.raises(ConfigError, match="has no llm: pass evaluate"):
         evaluate(samples, metrics=[ContextRecall()])
+
+
+def test_blank_and_whitespace_texts_give_no_number_and_only_empty_is_refused():
+    """Issue 47 items 8-9: Ragas 0.4 refuses only ``""``; whitespace gives NaN for recall
+    (as Ragas); a blank reference or response gives LLM precision NaN with a reason
+    (Ragas asks its model about nothing; the facade never scores a question not asked)."""
+    from scorers.ragas import ContextPrecision, ContextUtilization
+
+    with FakeLLMServer() as server:
+        judge = server.judge()
+        recall = ContextRecall(llm=judge).score(
+            user_input="q", retrieved_contexts=["Paris is in France."], reference=" \n"
+        )
+        assert math.isnan(recall.value)
+        precision = ContextPrecision(llm=judge).score(
+            user_input="q", reference="  ", retrieved_contexts=["Paris is in France."]
+        )
+        used = ContextUtilization(llm=judge).score(
+            user_input="q", response="  ", retrieved_contexts=["Paris is in France."]
+        )
+        legacy = LLMContextRecall(llm=judge)
+        assert server.call_count == 0
+    assert math.isnan(precision.value) and "no question was asked" in precision.reason
+    assert math.isnan(used.value) and "The response is blank" in used.reason
+    with pytest.raises(ValueError, match="reference is empty"):
+        ContextRecall(llm=judge).score(user_input="q", retrieved_contexts=["x"], reference="")
+    assert legacy.name == "context_recall"
