@@ -59,6 +59,65 @@ def make_case(seed: int) -> Case:
     return Case(f"seed{seed}", "\n".join(qrels_lines) + "\n", "\n".join(run_lines) + "\n")
 
 
+ODD_CHARS = ("\udce9", "\u00a0", "\u3000", "\u2028", "\x85", "\x1c", "\x1d", "\x1e", "\x1f")
+"""Characters trec_eval keeps inside a field: a byte that is not UTF-8 (0xe9, carried as a
+surrogate escape), Unicode spaces and line separators, the ASCII separators 0x1c-0x1f."""
+SEPARATORS = (" ", "\t", "\v", "\f", " \t", "  ", "\t\v ")
+"""C whitespace, what trec_eval splits fields at."""
+
+
+def make_odd_case(seed: int) -> Case:
+    """Files as people and tools write them: ids holding any of `ODD_CHARS`, fields split
+    by any C whitespace, CRLF line ends, single comment lines, a query whose every grade is
+    negative, a ranking of more than 1,000 documents. (Blank lines and two comment lines
+    in a row are left out: trec_eval refuses them and scorekit reads them, on purpose.)"""
+    rng = random.Random(seed)
+    base = make_case(seed)
+
+    def odd(text: str) -> str:
+        return text + rng.choice(ODD_CHARS) if rng.random() < 0.5 else text
+
+    names: dict[str, str] = {}
+
+    def rename(field: str) -> str:
+        if field not in names:
+            names[field] = odd(field)
+        return names[field]
+
+    def rewrite(lines: list[str], id_fields: tuple[int, ...]) -> list[str]:
+        out = []
+        for line in lines:
+            fields = line.split(" ")
+            fields = [rename(f) if i in id_fields else f for i, f in enumerate(fields)]
+            text = "".join(f + rng.choice(SEPARATORS) for f in fields[:-1]) + fields[-1]
+            out.append(text + ("\r" if rng.random() < 0.1 else ""))
+        return out
+
+    qrels = rewrite(base.qrels.splitlines(), (0, 2))
+    run = rewrite(base.run.splitlines(), (0, 2))
+    negative = f"neg{seed}"
+    # -1 first: trec_eval 10 crashes (SIGSEGV) on a query whose every grade is -2
+    qrels += [f"{negative} 0 n{i} {-1 if i == 0 else rng.choice([-1, -2])}" for i in range(4)]
+    run += [f"{negative} Q0 n{i} {i} {10 - i} runA" for i in range(6)]
+    big = f"big{seed}"
+    qrels += [f"{big} 0 b{i} {rng.choice([0, 1, 2])}" for i in range(0, 1400, 37)]
+    run += [
+        f"{big} Q0 b{i} {i} {rng.randint(0, 3000) / 7:g} runA" for i in range(1100 + seed % 300)
+    ]
+    for lines in (qrels, run):
+        for _ in range(rng.randint(1, 2)):
+            where = rng.randrange(len(lines))
+            if not lines[where].startswith("#") and not lines[max(where - 1, 0)].startswith("#"):
+                lines.insert(where, f"# a comment {rng.randint(0, 99)}")
+    rng.shuffle(run)
+    return Case(f"odd{seed}", "\n".join(qrels) + "\n", "\n".join(run) + "\n")
+
+
+def encoded(text: str) -> bytes:
+    """A case's file as bytes (surrogate escapes back to the bytes they stand for)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
 OPTIONS: dict[str, list[str]] = {
     "default": [],
     "q": ["-q"],
@@ -93,6 +152,14 @@ OPTIONS: dict[str, list[str]] = {
 """trec_eval arguments each case is run with (name: arguments)."""
 
 SEEDS = range(32)
+ODD_SEEDS = range(100, 116)
+"""Seeds of `make_odd_case` (issue 47: what trec_eval reads that people's files hold)."""
+
+
+def all_cases() -> list[Case]:
+    """Every seeded case: `make_case` then `make_odd_case`."""
+    return [make_case(s) for s in SEEDS] + [make_odd_case(s) for s in ODD_SEEDS]
+
 
 ON_SHARED_FILES = {
     "out.test.aql": ["-m", "all_trec", "-mrelstring.20", "-q", "-l2", "qrels.rel_level"],

@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from cases import ON_SHARED_FILES, OPTIONS, SEEDS, make_case
+from cases import ON_SHARED_FILES, OPTIONS, all_cases, encoded
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests/scorers/data/trec_eval10.json.gz"
 SHARED = Path(__file__).resolve().parents[3] / "shared/data/trec_eval"
@@ -33,17 +33,16 @@ def outputs(trec_eval: str) -> dict[str, dict[str, object]]:
     found: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory() as folder:
         qrels, run = Path(folder, "qrels"), Path(folder, "run")
-        for seed in SEEDS:
-            case = make_case(seed)
-            qrels.write_text(case.qrels)
-            run.write_text(case.run)
+        for case in all_cases():
+            qrels.write_bytes(encoded(case.qrels))
+            run.write_bytes(encoded(case.run))
             for name, options in OPTIONS.items():
                 done = subprocess.run(
-                    [trec_eval, *options, str(qrels), str(run)], capture_output=True, text=True
+                    [trec_eval, *options, str(qrels), str(run)], capture_output=True
                 )
                 entry: dict[str, object] = {"rc": done.returncode}
                 if done.returncode == 0:
-                    entry["stdout"] = done.stdout
+                    entry["stdout"] = done.stdout.decode("utf-8", "surrogateescape")
                 found[f"{case.name}/{name}"] = entry
     return found
 

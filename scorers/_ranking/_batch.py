@@ -87,7 +87,7 @@ def _string_keys(names: list[str]) -> list[np.ndarray]:
     try:
         raw = np.array(names, dtype=np.bytes_)
     except UnicodeEncodeError:
-        raw = np.array([n.encode("utf-8") for n in names], dtype=np.bytes_)
+        raw = np.array([n.encode("utf-8", "surrogateescape") for n in names], dtype=np.bytes_)
     width = -(-raw.dtype.itemsize // 8) * 8
     words = raw.astype(f"S{width}").view(">u8").reshape(len(names), width // 8)
     return [words[:, i] for i in range(width // 8)]

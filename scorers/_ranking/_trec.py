@@ -169,4 +169,4 @@ def write_qrels(path: str | os.PathLike[str], qrels: Mapping[str, Mapping[str, f
         for doc, grade in docs.items():
             value = int(grade) if float(grade).is_integer() else grade
             lines.append(f"{query} 0 {doc} {value}\n")
-    write_atomically(Path(path), "".join(lines).encode("utf-8"))
+    write_atomically(Path(path), "".join(lines).encode("utf-8", "surrogateescape"))

@@ -3,8 +3,11 @@
 The fixture holds trec_eval 10's output (built from its public source) for seeded random
 qrels and runs (graded and negative grades, ties, unjudged documents, queries missing
 from either side, documents listed twice) under many option sets (-q, -c, -l, -M, -J,
--N, -n, families, gains), and for trec_eval's own test commands on ../shared/data's
-files. benchmarks/differential/trec_fixtures.py regenerates it.
+-N, -n, families, gains), for 16 seeds of files as people write them (ids with bytes that
+are not UTF-8 and Unicode spaces, any C whitespace between fields, CRLF, comment lines, a
+query with only negative grades, a ranking of over 1,000 documents), and for trec_eval's
+own test commands on ../shared/data's files. benchmarks/differential/trec_fixtures.py
+regenerates it.
 """
 
 from __future__ import annotations
@@ -23,12 +26,24 @@ from tests.conftest import SHARED_DATA
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "differential"))
-from cases import ON_SHARED_FILES, OPTIONS, SEEDS, make_case  # noqa: E402
+from cases import ON_SHARED_FILES, OPTIONS, all_cases, encoded  # noqa: E402
 
 STORED = json.loads(
     gzip.decompress((Path(__file__).parent / "data/trec_eval10.json.gz").read_bytes())
 )
 OUTPUTS = STORED["outputs"]
+
+
+def _comparable(output: str) -> str:
+    """``output`` without the lines of trec_eval 10's one known bug these cases meet: for
+    a query without a positive grade (``neg*``) it prints the previous query's
+    ``ideal_dcg`` (state it does not reset), and that value enters the mean; scorekit
+    prints 0 (docs/ir.md)."""
+    return "\n".join(
+        line
+        for line in output.splitlines()
+        if not (line.startswith("ideal_dcg ") and ("\tneg" in line or "\tall\t" in line))
+    )
 
 
 def _scorekit(arguments: list[str]) -> tuple[int, str]:
@@ -42,19 +57,21 @@ def _scorekit(arguments: list[str]) -> tuple[int, str]:
 def test_seeded_cases_print_what_trec_eval_10_prints(option, tmp_path):
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     compared = failed = 0
-    for seed in SEEDS:
-        case = make_case(seed)
-        qrels.write_text(case.qrels)
-        run.write_text(case.run)
+    for case in all_cases():
+        qrels.write_bytes(encoded(case.qrels))
+        run.write_bytes(encoded(case.run))
         expected = OUTPUTS[f"{case.name}/{option}"]
         code, out = _scorekit([*OPTIONS[option], str(qrels), str(run)])
         if expected["rc"] != 0:  # trec_eval stops (a judged query without a ranking,
             assert code != 0, case.name  # a document twice): scorekit refuses too
             failed += 1
             continue
-        assert (code, out) == (0, expected["stdout"]), (case.name, option)
+        stdout = expected["stdout"]
+        if case.name.startswith("odd"):
+            out, stdout = _comparable(out), _comparable(stdout)
+        assert (code, out) == (0, stdout), (case.name, option)
         compared += 1
-    assert compared >= 8, f"only {compared} of {len(SEEDS)} cases produce output"
+    assert compared >= 8, f"only {compared} cases produce output"
 
 
 @pytest.mark.parametrize("name", ["out.test.aql", "out.test.meas_params"])
