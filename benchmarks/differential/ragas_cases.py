@@ -104,8 +104,21 @@ def rows(seed: int = 0, n: int = 40) -> list[dict[str, object]]:
         {**base, "retrieved_context_ids": ["1", "1", "2"], "reference_context_ids": ["1"]},
         {**base, "retrieved_context_ids": [1, 2], "reference_context_ids": ["1"]},
         {**base, "retrieved_contexts": [], "reference": ""},
+        # issue 47: whitespace-only texts and empty chunks, as files and tools give them
+        {**base, "response": "  \n"},
+        {**base, "reference": "\t"},
+        {**base, "retrieved_contexts": [gold[0], "", gold[1]]},
+        {**base, "retrieved_contexts": ["   ", gold[1]]},
+        {**base, "reference_contexts": ["", gold[0]]},
+        {**base, "retrieved_contexts": [""], "reference": gold[0]},
     ]
     return out + edges
+
+
+def all_rows() -> list[dict[str, object]]:
+    """The samples of the differential: `rows` of seed 0 (with the edges), then 20 more
+    random samples of seed 47."""
+    return rows(0) + rows(47, 20)[:20]
 
 
 METRICS: list[tuple[str, dict[str, object]]] = [

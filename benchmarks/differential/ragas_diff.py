@@ -26,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
-from ragas_cases import METRICS, both_judges, rows  # noqa: E402
+from ragas_cases import METRICS, all_rows, both_judges  # noqa: E402
 
 FIXTURE = HERE.parents[1] / "tests/scorers/data/ragas043.json"
 
@@ -107,7 +107,7 @@ def main() -> int:
     args = parser.parse_args()
     from evals.testing import FakeLLMServer
 
-    samples = rows()
+    samples = all_rows()
     with FakeLLMServer(both_judges) as server:
         spec = {"url": f"{server.url}/v1", "rows": samples, "metrics": METRICS}
         done = subprocess.run(
