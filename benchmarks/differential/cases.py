@@ -59,7 +59,18 @@ def make_case(seed: int) -> Case:
     return Case(f"seed{seed}", "\n".join(qrels_lines) + "\n", "\n".join(run_lines) + "\n")
 
 
-ODD_CHARS = ("\udce9", "\u00a0", "\u2009", "\u3000", "\u2028", "\x85", "\x1c", "\x1d", "\x1e", "\x1f")
+ODD_CHARS = (
+    "\udce9",
+    "\u00a0",
+    "\u2009",
+    "\u3000",
+    "\u2028",
+    "\x85",
+    "\x1c",
+    "\x1d",
+    "\x1e",
+    "\x1f",
+)
 """Characters trec_eval keeps inside a field: a byte that is not UTF-8 (0xe9, carried as a
 surrogate escape), Unicode spaces and line separators, the ASCII separators 0x1c-0x1f."""
 SEPARATORS = (" ", "\t", "\v", "\f", " \t", "  ", "\t\v ")
