@@ -35,5 +35,14 @@ def write_report(path: str | os.PathLike[str], html_text: str) -> Path:
     return write_atomically(Path(path), html_text.encode("utf-8"), _ours, "report page")
 
 
+_EARLIER = b"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>"
+"""How pages of scorekit versions before the mark start (then the title and the style)."""
+
+
 def _ours(start: bytes) -> bool:
-    return _MARK.encode() in start
+    """Whether a page is one scorekit wrote: the mark, or an earlier version's start
+    followed by scorekit's own style sheet."""
+    if _MARK.encode() in start:
+        return True
+    style = asset("report.css").encode()[:60]
+    return start.startswith(_EARLIER) and b"</title><style>" + style in start

@@ -151,3 +151,23 @@ def test_merge_and_calibrate_keep_existing_files(tmp_path, monkeypatch, capsys):
         args[-1] = str(fresh)
         assert main(args) == 0 and main(args) == 0  # its own file: replaced
     assert "is not a disagreements file that scorekit wrote" in capsys.readouterr().err
+
+
+def test_a_page_of_an_earlier_version_is_replaced_a_look_alike_is_not(tmp_path):
+    from evals._results._page import asset
+
+    run = _results(tmp_path)
+    earlier = tmp_path / "earlier.html"
+    earlier.write_text(
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>scorekit report"
+        f"</title><style>{asset('report.css')}</style></head><body>old</body></html>"
+    )
+    assert main(["report", str(run), "-o", str(earlier)]) == 0  # before the mark: still ours
+    assert "generator" in earlier.read_text()
+    look_alike = tmp_path / "mine.html"
+    look_alike.write_text(
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>mine</title>"
+        "<style>body{color:red}</style></head><body>mine</body></html>"
+    )
+    assert main(["report", str(run), "-o", str(look_alike)]) == 2
+    assert "mine</body>" in look_alike.read_text()
