@@ -288,9 +288,7 @@ async def acalibrate(
     )
 
 
-calibrate = sync_twin(
-    acalibrate, "Synchronous `acalibrate` (also works inside a running event loop, e.g. Jupyter)."
-)
+calibrate = sync_twin(acalibrate)
 
 
 def calibration_table(calibrations: Sequence[Calibration]) -> str:

@@ -179,7 +179,4 @@ async def aestimate_run(
     return estimate
 
 
-estimate_run = sync_twin(
-    aestimate_run,
-    "Synchronous `aestimate_run` (also works inside a running event loop, e.g. Jupyter).",
-)
+estimate_run = sync_twin(aestimate_run)

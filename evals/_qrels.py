@@ -181,7 +181,4 @@ async def ajudge_qrels(
     )
 
 
-judge_qrels = sync_twin(
-    ajudge_qrels,
-    "Synchronous `ajudge_qrels` (also works inside a running event loop, e.g. Jupyter).",
-)
+judge_qrels = sync_twin(ajudge_qrels)

@@ -21,14 +21,22 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-def sync_twin(async_fn: Callable[P, Coroutine[Any, Any, T]], summary: str) -> Callable[P, T]:
+def sync_twin(
+    async_fn: Callable[P, Coroutine[Any, Any, T]], summary: str | None = None
+) -> Callable[P, T]:
     """The synchronous twin of ``async_fn``, named without its leading ``a``.
 
     Args:
         async_fn: The async function; its signature, annotations and docstring are the
             twin's (``summary`` is put before the docstring).
-        summary: The twin's first docstring paragraph.
+        summary: The twin's first docstring paragraph (default: "Synchronous `afn`
+            (also works inside a running event loop, e.g. Jupyter).").
     """
+    if summary is None:
+        summary = (
+            f"Synchronous `{async_fn.__name__}` (also works inside a running event loop, "
+            "e.g. Jupyter)."
+        )
     signature = inspect.signature(async_fn)
     name = async_fn.__name__.removeprefix("a")
 

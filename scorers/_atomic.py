@@ -28,7 +28,8 @@ def write_atomically(
 
     With ``replaces``, an existing non-empty file is replaced only when it is one this
     writer wrote: ``replaces(its first 4 KiB)`` is true, or, with ``"same content"`` (for
-    files that cannot carry a mark of their own), it holds exactly ``data``. A file scorekit did not write is never replaced.
+    files that cannot carry a mark of their own), it holds exactly ``data``. A file
+    scorekit did not write is never replaced.
 
     Raises:
         ConfigError: When the place cannot be written, or holds a file that ``replaces``
@@ -62,10 +63,11 @@ def write_atomically(
 
 def _replaceable(path: Path, data: bytes, replaces: Callable[[bytes], bool] | str) -> bool:
     try:
-        if path.stat().st_size == 0:
+        size = path.stat().st_size
+        if size == 0:
             return True
         if replaces == SAME_CONTENT:
-            return path.stat().st_size == len(data) and path.read_bytes() == data
+            return size == len(data) and path.read_bytes() == data
         with path.open("rb") as handle:
             start = handle.read(4096)
     except FileNotFoundError:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 
-POWER = 0.8
 ALPHA = 0.05
 MIN_PAIRED = 6
 """The fewest pairs a paired test is made on: with 5 or fewer, no two-sided test at 5% can
@@ -100,7 +99,7 @@ def items_needed(sd: float, change: float) -> int:
         raise ValueError(f"the change to detect must be > 0; got {change!r}")
     if sd == 0:
         return MIN_PAIRED
-    z = 1.959963984540054 + _Z80
+    z = _Z975 + _Z80
     n = max(2, math.ceil((z * sd / change) ** 2))  # the normal answer, then Student's
     while detectable_change(sd, n) > change:
         n += 1

@@ -248,7 +248,10 @@ def comparison_html(comparison: RunComparison, table_id: str = "comparison") -> 
         cells = [
             fmt(d.baseline_mean, missing="–"), fmt(d.candidate_mean, missing="–"), delta,
             interval(d.ci_low, d.ci_high), fmt(d.p_t, 4, missing="–"),
-            interval(d.bootstrap_low, d.bootstrap_high), fmt(d.p_bootstrap, 4, missing="–"),
+            interval(d.bootstrap_low, d.bootstrap_high),
+            f"&lt;{1 / comparison.resamples:.4f}"
+            if d.p_bootstrap == 0
+            else fmt(d.p_bootstrap, 4, missing="–"),
             fmt(d.p_permutation, 4, missing="–"), fmt(d.detectable, missing="–"),
             str(d.n_paired), str(d.improved), str(d.worsened),
         ]  # fmt: skip

@@ -170,9 +170,14 @@ class ResultList(list, RunView):  # type: ignore[type-arg]
     @property
     def summary(self) -> RunSummary:
         """Means, 95% confidence intervals, counts, calls, tokens and cost of the items
-        (wall time 0: a file does not record it)."""
-        scorer_ids = list(dict.fromkeys(sid for item in self for sid in item.scorer_results))
-        return summarize(self, scorer_ids, 0.0)
+        (wall time 0: a file does not record it); computed again only when the list
+        holds other items."""
+        key = tuple(map(id, self))
+        cached = self.__dict__.get("_summary")
+        if cached is None or cached[0] != key:
+            scorer_ids = list(dict.fromkeys(sid for item in self for sid in item.scorer_results))
+            cached = self.__dict__["_summary"] = (key, summarize(self, scorer_ids, 0.0))
+        return cached[1]
 
     @property
     def scores(self) -> dict[str, float | None]:

@@ -154,17 +154,19 @@ def report_slices(
     """The report's slicings: each metadata key whose values are texts or numbers and
     form 2 to `REPORT_GROUPS` groups."""
     keys: dict[str, set[str]] = {}
+    holding: dict[str, int] = {}  # items with a value for the key
     other: set[str] = set()  # keys with a value that is not a text or a number
     for item in items:
         for key, value in item.item.metadata.items():
             if value is None:
                 continue
+            holding[key] = holding.get(key, 0) + 1
             if isinstance(value, bool) or not isinstance(value, (str, int, float)):
                 other.add(key)
             else:
                 keys.setdefault(key, set()).add(group_of(item, key))
     for key, values in keys.items():
-        if any(item.item.metadata.get(key) is None for item in items):
+        if holding[key] < len(items):
             values.add(MISSING)
     wanted = [
         key
@@ -184,7 +186,10 @@ def slice_members(
         members: dict[str, list[int]] = {group: [] for group in groups}
         for index, item in enumerate(items):
             members[group_of(item, key)].append(index)
-        out.append({"key": key, "groups": [{"label": g, "items": m} for g, m in members.items()]})
+        groups_data = [
+            {"label": g, "link": slice_link(key, g), "items": m} for g, m in members.items()
+        ]
+        out.append({"key": key, "groups": groups_data})
     return out
 
 

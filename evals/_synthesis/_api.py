@@ -195,6 +195,4 @@ async def run_synthesis(
     return state.result()
 
 
-synthesize = sync_twin(
-    asynthesize, "Synchronous `asynthesize` (also works inside a running event loop, e.g. Jupyter)."
-)
+synthesize = sync_twin(asynthesize)

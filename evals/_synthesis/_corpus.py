@@ -205,10 +205,11 @@ def read_corpus(
 def copies(passages: Sequence[Chunk]) -> list[list[int]]:
     """Per passage, the positions of every passage with the same text, whitespace aside
     (itself included, in corpus order): one entry for a passage without a copy."""
+    keys = [" ".join(passage.text.split()) for passage in passages]
     groups: dict[str, list[int]] = {}
-    for index, passage in enumerate(passages):
-        groups.setdefault(" ".join(passage.text.split()), []).append(index)
-    return [groups[" ".join(passage.text.split())] for passage in passages]
+    for index, key in enumerate(keys):
+        groups.setdefault(key, []).append(index)
+    return [groups[key] for key in keys]
 
 
 def _check_ids(passages: list[Chunk]) -> None:

@@ -120,7 +120,4 @@ async def aestimate_synthesis(
     )
 
 
-estimate_synthesis = sync_twin(
-    aestimate_synthesis,
-    "Synchronous `aestimate_synthesis` (also works inside a running event loop, e.g. Jupyter).",
-)
+estimate_synthesis = sync_twin(aestimate_synthesis)

@@ -15,7 +15,7 @@ from ._common import (
     check_resamples,
     thresholds,
 )
-from ._output import EXIT_OK, EXIT_THRESHOLD, EXIT_UNDECIDED
+from ._output import gates_exit
 
 if TYPE_CHECKING:
     from .._results._comparison import DropGate
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             **comparison.model_dump(mode="json"),
             "gates": [g.model_dump(mode="json") for g in gates],
             "failed": [g.scorer for g in gates if not g.passed],
-            "exit_code": _exit(gates),
+            "exit_code": gates_exit(gates),
         }
         print(json.dumps(report, indent=2))
     else:
@@ -86,14 +86,7 @@ def run(args: argparse.Namespace) -> int:
         for gate in comparison.candidate_gates:
             verdict = "passed" if gate.passed else f"FAILED ({gate.why})"
             print(f"candidate threshold {gate.scorer} >= {gate.threshold:g}: {verdict}")
-    return _exit(gates)
-
-
-def _exit(gates: list[DropGate]) -> int:
-    """1 when a gate failed on its numbers, else 4 when one could not decide, else 0."""
-    if any(g.decided and not g.passed for g in gates):
-        return EXIT_THRESHOLD
-    return EXIT_UNDECIDED if any(not g.decided for g in gates) else EXIT_OK
+    return gates_exit(gates)
 
 
 def _print_gates(gates: list[DropGate]) -> None:
@@ -138,10 +131,10 @@ def _many(args: argparse.Namespace, limits: dict[str, float]) -> int:
             **found.model_dump(mode="json"),
             "gates": [g.model_dump(mode="json") for g in gates],
             "failed": [f"{g.run}: {g.scorer}" for g in gates if not g.passed],
-            "exit_code": _exit(gates),
+            "exit_code": gates_exit(gates),
         }
         print(json.dumps(report, indent=2))
     else:
         print(found.table())
         _print_gates(gates)
-    return _exit(gates)
+    return gates_exit(gates)

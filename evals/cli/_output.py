@@ -6,7 +6,7 @@ import json
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from .._results import ErrorRecord, EvalResult
 from ._spelling import for_cli
@@ -28,20 +28,31 @@ EXIT_INTERRUPTED = 130
 SHOWN_PER_KIND = 3
 
 
-def exit_code(result: EvalResult) -> int:
-    """The exit code of a finished run (see the ``EXIT_*`` constants): item errors, then a
-    threshold failed on its numbers, then a gate (or the whole run) with nothing scored."""
-    if result.summary.item_errors:
-        return EXIT_ITEM_ERRORS
-    gates = result.gates()
+class Verdict(Protocol):
+    """A gate's outcome (`Gate`, a comparison's `DropGate`)."""
+
+    passed: bool
+    decided: bool
+
+
+def gates_exit(gates: Sequence[Verdict]) -> int:
+    """1 when a gate failed on its numbers, else 4 when one could not decide, else 0."""
     if any(g.decided and not g.passed for g in gates):
         return EXIT_THRESHOLD
+    return EXIT_UNDECIDED if any(not g.decided for g in gates) else EXIT_OK
+
+
+def exit_code(result: EvalResult) -> int:
+    """The exit code of a finished run (see the ``EXIT_*`` constants): item errors, then
+    the gates (`gates_exit`), then a run in which nothing was scored at all."""
+    if result.summary.item_errors:
+        return EXIT_ITEM_ERRORS
+    code = gates_exit(result.gates())
     scorers = result.summary.scorers.values()
-    if any(not g.decided for g in gates) or (
-        result.summary.items and scorers and not any(s.n_scored for s in scorers)
-    ):
-        return EXIT_UNDECIDED
-    return EXIT_OK
+    if code == EXIT_OK and result.summary.items and scorers:
+        if not any(s.n_scored for s in scorers):
+            return EXIT_UNDECIDED
+    return code
 
 
 def unscored(result: EvalResult) -> dict[str, str]:

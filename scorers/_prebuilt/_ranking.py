@@ -72,7 +72,7 @@ def ranking_metric(metric: str) -> Callable[[list[str], dict[str, float]], float
 
     def value(ranked: list[str], grades: dict[str, float]) -> float:
         ranked_grades = pool_grades(np.array([grades.get(doc, NOT_JUDGED) for doc in ranked]))
-        batch = single_query_batch(ranked_grades.tolist(), list(grades.values()), ANY_POSITIVE)
+        batch = single_query_batch(ranked_grades, list(grades.values()), ANY_POSITIVE)
         return float(batch.values(parsed)[0])
 
     return value

@@ -10,6 +10,7 @@ query.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -292,7 +293,9 @@ class RankedBatch:
 
 
 def single_query_batch(
-    ranked_grades: list[float], judged_grades: list[float], relevance_level: float
+    ranked_grades: Sequence[float] | np.ndarray,
+    judged_grades: Sequence[float],
+    relevance_level: float,
 ) -> RankedBatch:
     """A batch of one query: the grades of its ranked documents (-1 for a document not
     judged) and all its judgements."""

@@ -107,8 +107,7 @@ class ContextRecall(RagasMetric):
         }
 
     def _finish(self, native: ScoreResult) -> MetricResult:
-        value = math.nan if native.status == "skipped" or native.score is None else native.score
-        return metric_result(value, native)
+        return metric_result(math.nan if native.value is None else native.value, native)
 
 
 class _LLMPrecision(RagasMetric):

@@ -77,3 +77,13 @@ def test_a_run_read_back_writes_the_same_report(both, tmp_path):
     assert isinstance(back.to_pandas(), pandas.DataFrame)
     wide = [r.to_pandas(wide=True).set_index("id")["mrr"].sort_index() for r in (back, run)]
     assert wide[0].equals(wide[1])  # the file holds items in the order they finished
+
+
+def test_a_read_back_run_summarises_once_and_again_when_its_items_change(both):
+    run, back = both
+    assert back.summary is back.summary  # table(), passed, gates() share one summary
+    first = back.summary.items
+    back.append(
+        run.items[0].model_copy(update={"item": run.items[0].item.model_copy(update={"id": "q99"})})
+    )
+    assert back.summary.items == first + 1

@@ -55,8 +55,8 @@ function download(kind) {
   a.href = URL.createObjectURL(blob); a.download = 'scorekit-items.' + kind; a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
-const SLICES = new Map();  // JSON [key, label] -> the ids of its items (grouped by the Python side)
-for (const s of DATA.slices || []) for (const g of s.groups) SLICES.set(JSON.stringify([s.key, g.label]), new Set(g.items.map(i => DATA.items[i].id)));
+const SLICES = new Map();  // a group's link (the Python side's name of it) -> the ids of its items
+for (const s of DATA.slices || []) for (const g of s.groups) SLICES.set(g.link, new Set(g.items.map(i => DATA.items[i].id)));
 function rowsFiltered() {
   const sids = state.scorer ? [state.scorer] : SCORERS;
   const text = state.q.toLowerCase();
@@ -210,7 +210,7 @@ function bind() {
   sel.innerHTML = '<option value="">any</option>' + SCORERS.map(s => `<option value="${esc(s)}">${esc(s)}</option>`).join('');
   const on = (id, key, ev) => { document.getElementById(id)[ev] = e => { state[key] = e.target.value; state.page = 0; saveHash(); drawTable(); }; };
   const slices = document.getElementById('f-slice');
-  slices.innerHTML = '<option value="">any</option>' + (DATA.slices || []).flatMap(s => s.groups.map(g => `<option value="${esc(JSON.stringify([s.key, g.label]))}">${esc(s.key + ' = ' + g.label)}</option>`)).join('');
+  slices.innerHTML = '<option value="">any</option>' + (DATA.slices || []).flatMap(s => s.groups.map(g => `<option value="${esc(g.link)}">${esc(s.key + ' = ' + g.label)}</option>`)).join('');
   for (const a of document.querySelectorAll('a.slice-link')) a.onclick = e => { e.preventDefault(); state.slice = a.dataset.slice; state.page = 0; slices.value = state.slice; saveHash(); drawTable(); };
   on('f-scorer', 'scorer', 'onchange'); on('f-slice', 'slice', 'onchange'); on('f-status', 'status', 'onchange');
   on('f-change', 'change', 'onchange');
