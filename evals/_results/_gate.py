@@ -7,7 +7,8 @@ read the thresholds from the run's header.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from pydantic import BaseModel
 
@@ -15,6 +16,30 @@ if TYPE_CHECKING:
     from ._header import RunHeader
     from ._items import ItemResult
     from ._stats import RunSummary
+
+
+EXIT_OK = 0
+"""Every threshold passed (or none was set) and no item errored."""
+EXIT_THRESHOLD = 1
+"""A threshold (or ``--max-drop`` of ``compare``, or ``--min-agreement``) failed."""
+EXIT_UNDECIDED = 4
+"""A gate could not decide, and so failed: a scorer scored no item, a compared scorer is
+missing from a run, no item was scored in both runs, no labels for the judge; also a run
+that scored nothing."""
+
+
+class Verdict(Protocol):
+    """A gate's outcome (`Gate`, a comparison's `DropGate`, an `AgreementGate`)."""
+
+    passed: bool
+    decided: bool
+
+
+def gates_exit(gates: Sequence[Verdict]) -> int:
+    """1 when a gate failed on its numbers, else 4 when one could not decide, else 0."""
+    if any(g.decided and not g.passed for g in gates):
+        return EXIT_THRESHOLD
+    return EXIT_UNDECIDED if any(not g.decided for g in gates) else EXIT_OK
 
 
 class Gate(BaseModel):

@@ -195,6 +195,18 @@ def _run_line(header: RunHeader | None) -> str:
     return f"<p id='run-line' class='muted'>{html.escape(' · '.join(parts))}</p>" if parts else ""
 
 
+def _agreement_banner(lines: Sequence[str]) -> str:
+    """People's agreement with each judged scorer's judge (`JudgeAgreement.line`)."""
+    if not lines:
+        return ""
+    listed = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+    return (
+        "<div id='judge-agreement' class='banner'><b>Judge agreement with people</b> "
+        "(Cohen's κ and accuracy, 95% bootstrap intervals; label verdicts with "
+        f"<code>scorekit view</code>)<ul>{listed}</ul></div>"
+    )
+
+
 def _errors_banner(summary: RunSummary) -> str:
     """A run that ended with errors says so first (the CLI exits 3 for it)."""
     if not summary.item_errors:
@@ -231,10 +243,12 @@ def render_report(
     title: str = "scorekit report",
     prompts: bool = True,
     header: RunHeader | None = None,
+    agreement: Sequence[str] = (),
 ) -> str:
     """The report of ``items`` (and, with ``baseline``, the comparison) as one HTML page:
     a pass/fail banner from ``header``'s thresholds, the summary, histograms, an items
-    table with every scorer as a column, and an item view drawn in the browser."""
+    table with every scorer as a column, and an item view drawn in the browser;
+    ``agreement`` holds people's agreement with the judge, one line per judged scorer."""
     scorer_ids = list(dict.fromkeys(sid for item in items for sid in item.scorer_results))
     if summary is None:
         summary = summarize(items, scorer_ids, 0.0)
@@ -260,7 +274,7 @@ def render_report(
         f"{PAGE_START}"
         f"<title>{html.escape(title)}</title><style>{asset('report.css')}</style></head><body>"
         f"<h1>{html.escape(title)}</h1>{_run_line(header)}{_errors_banner(summary)}"
-        f"{_banner(summary, header)}"
+        f"{_banner(summary, header)}{_agreement_banner(agreement)}"
         f"<h2>Summary</h2>{summary_html(summary)}"
         f"<h2>Score distributions</h2><div class='hists'>{_hists(items, summary, scales)}</div>"
         f"{comparison}{slices_html(slices)}"

@@ -121,6 +121,11 @@ class PreviousItems(Mapping[str, ItemResult]):
                 elif start in finals:
                     yield line_item(raw, header)
 
+    def line_offsets(self) -> tuple[list[int], list[int]]:
+        """Where each item's last line starts, in file order, and where each header
+        starts."""
+        return sorted(self._offsets.values()), list(self._header_starts)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._offsets)
 

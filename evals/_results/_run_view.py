@@ -83,6 +83,7 @@ class RunView:
         baseline: RunView | str | os.PathLike[str] | None = None,
         prompts: bool = True,
         title: str = "scorekit report",
+        labels: Any = None,
     ) -> Path:
         """Write the run as one self-contained HTML page (see ``scorekit report``).
 
@@ -93,10 +94,15 @@ class RunView:
                 file) to compare with.
             prompts: Keep each judge call's prompt and raw response (collapsed).
             title: The page title.
+            labels: Where people's labels of the judge's verdicts are (a `LabelStore`, its
+                file or folder; default: beside the results file, else the working
+                directory): a run with an LLM judge shows their agreement, or says there
+                are no labels for its judge yet.
 
         Returns:
             The path written.
         """
+        from ._agreement import judge_agreements
         from ._html import render_report
         from ._page import write_report
 
@@ -113,6 +119,7 @@ class RunView:
             prompts=prompts,
             title=title,
             header=self.header,
+            agreement=[a.line() for a in judge_agreements(self, labels)],
         )
         return write_report(path, page)
 
@@ -151,6 +158,7 @@ class ResultList(list, RunView):  # type: ignore[type-arg]
     then no thresholds). Its numbers are computed from the items it holds when asked."""
 
     header: RunHeader | None = None
+    results_path: str | None = None
 
     def __init__(self, items: Iterable[ItemResult] = ()) -> None:
         super().__init__(items)
@@ -235,6 +243,7 @@ def read_results(path: str | os.PathLike[str], *, mixed: bool = False) -> Result
     found, _, headers = read_file(file)
     results = ResultList(found.values())
     results.header = headers[-1] if headers else None
+    results.results_path = str(file)
     problems = [] if mixed else mixed_configurations(results, headers)
     if problems:
         raise ConfigError(

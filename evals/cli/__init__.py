@@ -28,6 +28,7 @@ from . import (
     _scorers,
     _synth,
     _trec,
+    _view,
 )
 from ._common import version
 from ._output import (
@@ -44,6 +45,7 @@ EXIT_FAILED = EXIT_THRESHOLD
 
 _COMMANDS = (
     _run, _scorers, _compare, _power, _trec, _calibrate, _merge, _report, _judge_qrels, _synth,
+    _view,
 )  # fmt: skip
 
 

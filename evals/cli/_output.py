@@ -6,40 +6,21 @@ import json
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any, Protocol, TextIO
+from typing import Any, TextIO
 
 from .._results import ErrorRecord, EvalResult
+from .._results._gate import EXIT_OK, EXIT_UNDECIDED, gates_exit
+from .._results._gate import EXIT_THRESHOLD as EXIT_THRESHOLD
 from ._spelling import for_cli
 
-EXIT_OK = 0
-"""Every threshold passed (or none was set) and no item errored."""
-EXIT_THRESHOLD = 1
-"""A threshold (or ``--max-drop`` of ``compare``) failed."""
 EXIT_USAGE = 2
 """Bad usage, configuration, data or judge setup: nothing was scored (or the run stopped)."""
 EXIT_ITEM_ERRORS = 3
 """Items errored (target, scorer, timeout); wins over ``EXIT_THRESHOLD``."""
-EXIT_UNDECIDED = 4
-"""A gate could not decide, and so failed: a scorer scored no item, a compared scorer is
-missing from a run, or no item was scored in both runs; also a run that scored nothing."""
 EXIT_INTERRUPTED = 130
 """Ctrl-C; finished items are in ``--out``."""
 
 SHOWN_PER_KIND = 3
-
-
-class Verdict(Protocol):
-    """A gate's outcome (`Gate`, a comparison's `DropGate`)."""
-
-    passed: bool
-    decided: bool
-
-
-def gates_exit(gates: Sequence[Verdict]) -> int:
-    """1 when a gate failed on its numbers, else 4 when one could not decide, else 0."""
-    if any(g.decided and not g.passed for g in gates):
-        return EXIT_THRESHOLD
-    return EXIT_UNDECIDED if any(not g.decided for g in gates) else EXIT_OK
 
 
 def exit_code(result: EvalResult) -> int:

@@ -1,0 +1,343 @@
+"""People's labels on the judge's verdicts, and their reviews of synthesized rows, in one
+SQLite file beside the runs.
+
+A label says whether a person finds a claim supported by its context (context recall) or
+a chunk useful for its reference (context precision, utilization); ``None`` is "cannot
+decide", kept but never counted. Each label is keyed to what was judged and by what:
+the scorer id, the judge model and the version of the prompt that gave the verdict, so
+agreement is only ever reported for the judge and prompt that produced the scores. Every
+write is its own transaction (WAL, ``synchronous=FULL``): a label saved is on disk
+before the click returns, whatever happens to the process after.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from scorers import ConfigError
+
+LABELS_FILE = "scorekit-labels.sqlite"
+"""The labels database's name in a folder of runs."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS labels (
+    key TEXT PRIMARY KEY,
+    scorer_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    judge_model TEXT NOT NULL,
+    prompt_version TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    label INTEGER,
+    updated TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS labels_judge ON labels (scorer_id, judge_model, prompt_version);
+CREATE TABLE IF NOT EXISTS row_reviews (
+    data_set TEXT NOT NULL,
+    row_id TEXT NOT NULL,
+    decision TEXT NOT NULL CHECK (decision IN ('accept', 'reject')),
+    row TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    PRIMARY KEY (data_set, row_id)
+);
+CREATE TABLE IF NOT EXISTS written (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL);
+"""
+
+
+class Verdict(BaseModel):
+    """One verdict of a judge, as a person sees it to label it.
+
+    Attributes:
+        scorer_id: The scorer whose verdict it is.
+        kind: ``"claim"`` (is the claim supported by the context?) or ``"chunk"`` (is the
+            chunk useful for the reference?).
+        judge_model: The judge's model.
+        prompt_version: The version of the prompt that gave the verdict.
+        run: The results file it comes from (relative to the folder of runs).
+        item_id: The item it belongs to.
+        position: The claim's or chunk's index in the item.
+        text: The claim, or the chunk's text.
+        context: The chunks a claim was judged against (empty for a chunk).
+        input: The item's question.
+        reference: What a chunk was judged against: the ground truth, or the response
+            for context utilization ("" for a claim).
+        supported: The judge's verdict: supported (claim) or useful (chunk).
+        reason: The judge's reason.
+    """
+
+    scorer_id: str
+    kind: Literal["claim", "chunk"]
+    judge_model: str
+    prompt_version: str
+    run: str = ""
+    item_id: str = ""
+    position: int = 0
+    text: str
+    context: list[str] = []
+    input: str = ""
+    reference: str = ""
+    supported: bool
+    reason: str = ""
+
+    @property
+    def key(self) -> str:
+        """What identifies the question judged: the same claim over the same context (or
+        chunk for the same reference) asked of the same judge and prompt is one label,
+        whichever run showed it."""
+        what = [
+            self.scorer_id,
+            self.judge_model,
+            self.prompt_version,
+            self.kind,
+            self.text,
+            self.context,
+            self.input,
+            self.reference,
+        ]
+        return hashlib.sha256(json.dumps(what, ensure_ascii=False).encode()).hexdigest()[:32]
+
+
+class Label(BaseModel):
+    """A person's label on a `Verdict`.
+
+    Attributes:
+        key: The verdict's key.
+        verdict: The verdict labelled.
+        label: True (supported / useful), False (not), None (the person could not decide).
+        updated: When it was last set (ISO 8601, UTC).
+    """
+
+    key: str
+    verdict: Verdict
+    label: bool | None
+    updated: str
+
+    @property
+    def agrees(self) -> bool | None:
+        """Whether the person agrees with the judge (None: could not decide)."""
+        return None if self.label is None else self.label == self.verdict.supported
+
+
+class RowReview(BaseModel):
+    """A person's decision on one synthesized row.
+
+    Attributes:
+        data_set: The data set file (relative to the folder).
+        row_id: The row's id.
+        decision: ``"accept"`` or ``"reject"``.
+        row: The row as accepted (with the person's edits).
+        updated: When it was decided.
+    """
+
+    data_set: str
+    row_id: str
+    decision: Literal["accept", "reject"]
+    row: dict[str, Any]
+    updated: str
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class LabelStore:
+    """The labels database (`LABELS_FILE`) of a folder of runs.
+
+    Reading a store that does not exist finds no labels and creates nothing; the first
+    write creates it.
+
+    Args:
+        path: The database file, or the folder that holds (or will hold) it.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]):
+        given = Path(path)
+        self.path = given / LABELS_FILE if given.is_dir() else given
+
+    def __repr__(self) -> str:
+        return f"LabelStore({str(self.path)!r})"
+
+    @contextmanager
+    def _connect(self, write: bool) -> Iterator[sqlite3.Connection | None]:
+        if not write and not self.path.is_file():
+            yield None
+            return
+        try:
+            connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise ConfigError(f"cannot open the labels database {self.path}: {exc}") from None
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=FULL")
+            if write:
+                connection.executescript(_SCHEMA)
+            yield connection
+        except sqlite3.DatabaseError as exc:
+            raise ConfigError(
+                f"{self.path} is not a scorekit labels database ({exc}); give the folder of "
+                "your runs or its scorekit-labels.sqlite"
+            ) from None
+        finally:
+            connection.close()
+
+    def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._connect(write=False) as connection:
+            if connection is None:
+                return []
+            try:
+                return connection.execute(sql, args).fetchall()
+            except sqlite3.OperationalError as exc:
+                if "no such table" in str(exc):
+                    return []
+                raise
+
+    def save(self, verdict: Verdict, label: bool | None) -> Label:
+        """Store a person's label on ``verdict`` (replacing an earlier one), durably."""
+        saved = Label(key=verdict.key, verdict=verdict, label=label, updated=_now())
+        with self._connect(write=True) as connection:
+            assert connection is not None
+            connection.execute(
+                "INSERT INTO labels VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE "
+                "SET verdict = excluded.verdict, label = excluded.label, "
+                "updated = excluded.updated",
+                (
+                    saved.key,
+                    verdict.scorer_id,
+                    verdict.kind,
+                    verdict.judge_model,
+                    verdict.prompt_version,
+                    verdict.model_dump_json(),
+                    None if label is None else int(label),
+                    saved.updated,
+                ),
+            )
+        return saved
+
+    def labels(
+        self,
+        scorer_id: str | None = None,
+        judge_model: str | None = None,
+        prompt_version: str | None = None,
+    ) -> list[Label]:
+        """The stored labels, oldest first, those of one scorer / judge / prompt when
+        given."""
+        where, args = [], []
+        for column, value in (
+            ("scorer_id", scorer_id),
+            ("judge_model", judge_model),
+            ("prompt_version", prompt_version),
+        ):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        sql = "SELECT key, verdict, label, updated FROM labels"
+        sql += (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY updated, key"
+        return [
+            Label(
+                key=key,
+                verdict=Verdict.model_validate_json(verdict),
+                label=None if label is None else bool(label),
+                updated=updated,
+            )
+            for key, verdict, label, updated in self._rows(sql, tuple(args))
+        ]
+
+    def keys(self) -> set[str]:
+        """The keys of every labelled verdict."""
+        return {key for (key,) in self._rows("SELECT key FROM labels")}
+
+    def judges(self, scorer_id: str) -> dict[tuple[str, str], int]:
+        """Per (judge model, prompt version), how many decided labels ``scorer_id`` has."""
+        rows = self._rows(
+            "SELECT judge_model, prompt_version, COUNT(*) FROM labels "
+            "WHERE scorer_id = ? AND label IS NOT NULL GROUP BY judge_model, prompt_version",
+            (scorer_id,),
+        )
+        return {(model, prompt): n for model, prompt, n in rows}
+
+    def calibration_rows(self, scorer_id: str | None = None) -> list[dict[str, Any]]:
+        """The decided labels as `calibrate`'s rows: claim rows ``{"claim", "context",
+        "label": "supported" | "not_supported"}`` and chunk rows ``{"input",
+        "ground_truth", "chunk", "label": 0 | 1}`` (``"response"`` instead of
+        ``"ground_truth"`` for context utilization's)."""
+        rows: list[dict[str, Any]] = []
+        for found in self.labels(scorer_id):
+            v = found.verdict
+            if found.label is None:
+                continue
+            if v.kind == "claim":
+                label = "supported" if found.label else "not_supported"
+                rows.append({"claim": v.text, "context": v.context, "label": label})
+                if v.input:
+                    rows[-1]["input"] = v.input
+                continue
+            against = "response" if v.scorer_id == "context-utilization" else "ground_truth"
+            rows.append(
+                {"input": v.input, against: v.reference, "chunk": v.text, "label": int(found.label)}
+            )
+        return rows
+
+    def review(self, data_set: str, row_id: str, decision: str, row: dict[str, Any]) -> RowReview:
+        """Store a decision on a synthesized row (replacing an earlier one), durably."""
+        saved = RowReview(
+            data_set=data_set,
+            row_id=row_id,
+            decision=decision,  # type: ignore[arg-type]
+            row=row,
+            updated=_now(),
+        )
+        with self._connect(write=True) as connection:
+            assert connection is not None
+            connection.execute(
+                "INSERT OR REPLACE INTO row_reviews VALUES (?, ?, ?, ?, ?)",
+                (data_set, row_id, decision, json.dumps(row, ensure_ascii=False), saved.updated),
+            )
+        return saved
+
+    def reviews(self, data_set: str) -> dict[str, RowReview]:
+        """The decisions on ``data_set``'s rows, by row id."""
+        rows = self._rows(
+            "SELECT row_id, decision, row, updated FROM row_reviews WHERE data_set = ?",
+            (data_set,),
+        )
+        return {
+            row_id: RowReview(
+                data_set=data_set,
+                row_id=row_id,
+                decision=decision,
+                row=json.loads(row),
+                updated=updated,
+            )
+            for row_id, decision, row, updated in rows
+        }
+
+    def written(self, path: str) -> str | None:
+        """The SHA-256 of what the store last wrote to ``path`` (a reviewed data set)."""
+        found = self._rows("SELECT sha256 FROM written WHERE path = ?", (path,))
+        return found[0][0] if found else None
+
+    def record_written(self, path: str, sha256: str) -> None:
+        """Remember what was written to ``path``, so that it alone may be replaced."""
+        with self._connect(write=True) as connection:
+            assert connection is not None
+            connection.execute("INSERT OR REPLACE INTO written VALUES (?, ?)", (path, sha256))
+
+
+def label_store(path: str | os.PathLike[str] | LabelStore | None, near: Path | None) -> LabelStore:
+    """The store ``path`` names, else the one in ``near``'s folder (a results file's), else
+    in the working directory."""
+    if isinstance(path, LabelStore):
+        return path
+    if path is not None:
+        return LabelStore(path)
+    folder = Path.cwd() if near is None else (near if near.is_dir() else near.parent)
+    return LabelStore(folder)

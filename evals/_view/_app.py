@@ -1,0 +1,264 @@
+"""What `scorekit view` answers: each route a method that takes the request's parameters
+and returns JSON (or a page), independent of the HTTP server that carries it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from scorers import ConfigError
+
+from .._labels import LabelStore, Verdict
+from .._results._agreement import agreement_gates, agreements_for, sample_verdicts
+from .._results._header import RunHeader
+from ._datasets import accepted_rows, data_set_rows
+from ._index import Entry, RunIndex
+
+PAGE_SIZE = 50
+REPORT_LIMIT = 20_000
+"""Runs with more items open in the viewer's paged item list, not as one report page."""
+
+
+class NotFound(Exception):
+    """A path outside the folder, or a file it does not hold."""
+
+
+class BadRequest(Exception):
+    """A parameter missing or out of range; its text says which."""
+
+
+def _header(entry: Entry) -> RunHeader | None:
+    found = entry.record.get("header")
+    return None if found is None else RunHeader.model_validate(found)
+
+
+class ViewApp:
+    """The routes of the viewer over one folder (its index and its labels)."""
+
+    def __init__(self, index: RunIndex, store: LabelStore):
+        self.index, self.store = index, store
+
+    def _entry(self, params: dict[str, list[str]], kind: str = "run") -> Entry:
+        name = _one(params, "path")
+        try:
+            return self.index.entry(name, kind)
+        except KeyError:
+            raise NotFound(f"no {kind.replace('_', ' ')} {name!r} in this folder") from None
+
+    def runs(self, params: dict[str, list[str]]) -> dict[str, Any]:
+        """Every run and synthesized set of the folder, as far as they are read."""
+        found = self.index.scan()
+        found["runs"].sort(key=lambda r: ((r.get("header") or {}).get("created") or "", r["path"]))
+        found["labels"] = len(self.store.keys())
+        return found
+
+    def run(self, params: dict[str, list[str]]) -> dict[str, Any]:
+        """One run: its record, gates, people's agreement with its judge."""
+        entry = self._entry(params)
+        header = _header(entry)
+        agreements = agreements_for(header, self.store)
+        bound = params.get("min_agreement", [""])[0]
+        gates = agreement_gates(agreements, float(bound)) if bound else []
+        return {
+            **entry.record,
+            "agreement": [a.model_dump(mode="json") | {"line": a.line()} for a in agreements],
+            "agreement_gates": [g.model_dump(mode="json") for g in gates],
+            "page_size": PAGE_SIZE,
+            "report": entry.record["items"] <= REPORT_LIMIT,
+        }
+
+    def items(self, params: dict[str, list[str]]) -> dict[str, Any]:
+        """A page of a run's items: id, question, each scorer's score, status, reason."""
+        entry = self._entry(params)
+        start = _int(params, "start", 0)
+        found = self.index.items(entry, start, min(_int(params, "count", PAGE_SIZE), 500))
+        return {
+            "start": start,
+            "total": len(entry.offsets),
+            "items": [
+                {
+                    "index": start + k,
+                    "id": item.item.id,
+                    "input": _short(item.item.input),
+                    "error": None if item.error is None else item.error.message,
+                    "scores": {
+                        sid: {"score": r.score, "status": r.status, "reason": _short(r.reason)}
+                        for sid, r in item.scorer_results.items()
+                    },
+                }
+                for k, item in enumerate(found)
+            ],
+        }
+
+    def item(self, params: dict[str, list[str]]) -> dict[str, Any]:
+        """One item of a run in full, as its results line holds it."""
+        entry = self._entry(params)
+        at = _int(params, "index", 0)
+        if not 0 <= at < len(entry.offsets):
+            raise NotFound(f"the run has no item {at}")
+        return self.index.items(entry, at, 1)[0].model_dump(mode="json")
+
+    def report(self, params: dict[str, list[str]]) -> str:
+        """The run's full report page (runs up to `REPORT_LIMIT` items)."""
+        from .._results import read_results
+        from .._results._html import render_report
+
+        entry = self._entry(params)
+        if entry.record["items"] > REPORT_LIMIT:
+            raise BadRequest(
+                f"{entry.path} holds {entry.record['items']:,} items; its page would be too big "
+                f"to open (over {REPORT_LIMIT:,}): browse its items in the viewer"
+            )
+        run = read_results(self.index.path(entry), mixed=True)
+        lines = [a.line() for a in agreements_for(run.header, self.store)]
+        return render_report(
+            run, summary=run.summary, header=run.header, title=entry.path, agreement=lines
+        )
+
+    def compare(self, params: dict[str, list[str]]) -> dict[str, Any]:
+        """The chosen runs compared with the first (paired tests, detectable change and
+        the ``max_drop`` gates)."""
+        from .._results import compare_runs
+        from .._results._comparison import comparison_html, drop_gates, gates_html
+        from .._results._gate import gates_exit
+
+        names = params.get("path", [])
+        if len(names) < 2:
+            raise BadRequest("choose at least two runs to compare (the first is the baseline)")
+        paths = [self.index.path(self._entry({"path": [n]})) for n in names]
+        limits = _limits(params.get("max_drop", []))
+        try:
+            found = compare_runs(*paths, names=names)  # type: ignore[call-overload]
+        except ConfigError as exc:
+            raise BadRequest(str(exc)) from None
+        if len(names) == 2:
+            gates = drop_gates(found, limits)
+            body = comparison_html(found)
+        else:
+            gates = [g for n, pair in found.pairs.items() for g in drop_gates(pair, limits, n)]
+            body = found.html()
+        return {
+            "html": gates_html(gates) + body,
+            "table": found.table(),
+            "gates": [g.model_dump(mode="json") for g in gates],
+            "exit_code": gates_exit(gates),
+        }
+
+    def sample(self, params: dict[str, list[str]]) -> dict[str, Any]:
+        """Verdicts of a run for people to label: stratified, seeded, unlabelled ones."""
+        entry = self._entry(params)
+        n = min(max(_int(params, "n", 30), 1), 500)
+        header = _header(entry)
+        items = self.index.iter_items(entry)
+        chosen = sample_verdicts(
+            items, entry.path, header, n, seed=_int(params, "seed", 0), skip=self.store.keys()
+        )
+        return {"verdicts": [v.model_dump(mode="json") | {"key": v.key} for v in chosen]}
+
+    def label(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Store a person's label on a verdict; returns the judge's agreement now."""
+        try:
+            verdict = Verdict.model_validate(body.get("verdict"))
+        except ValueError as exc:
+            raise BadRequest(f"not a verdict: {exc}") from None
+        label = body.get("label")
+        if label not in (True, False, None):
+            raise BadRequest("label must be true (supported / useful), false, or null (unsure)")
+        saved = self.store.save(verdict, label)
+        header = RunHeader.model_validate(
+            {
+                "scorers": {
+                    verdict.scorer_id: {
+                        "judge": {"model": verdict.judge_model},
+                        "prompt_versions": {"verdicts": verdict.prompt_version},
+                    }
+                }
+            }
+        )
+        (agreement,) = agreements_for(header, self.store)
+        return {"key": saved.key, "agreement": agreement.model_dump() | {"line": agreement.line()}}
+
+    def data_set(self, params: dict[str, list[str]]) -> dict[str, Any]:
+        """A synthesized set's rows with people's decisions on them."""
+        entry = self._entry(params, "data_set")
+        rows = data_set_rows(self.index.path(entry))
+        reviews = self.store.reviews(entry.path)
+        return {
+            "path": entry.path,
+            "rows": rows,
+            "reviews": {k: r.model_dump(mode="json") for k, r in reviews.items()},
+        }
+
+    def review(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Store a decision (accept, with edits, or reject) on one synthesized row."""
+        entry = self._entry({"path": [str(body.get("data_set", ""))]}, "data_set")
+        decision, row = body.get("decision"), body.get("row")
+        if decision not in ("accept", "reject") or not isinstance(row, dict):
+            raise BadRequest("a review is {data_set, row_id, decision: accept|reject, row: {...}}")
+        saved = self.store.review(entry.path, str(body.get("row_id", "")), decision, row)
+        return saved.model_dump(mode="json")
+
+    def write_data_set(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Write a set's accepted rows (with their edits) beside it as
+        ``<name>.reviewed.jsonl``; only a file this viewer wrote is ever replaced."""
+        from scorers._runtime import write_atomically
+
+        entry = self._entry({"path": [str(body.get("data_set", ""))]}, "data_set")
+        source = self.index.path(entry)
+        rows = accepted_rows(data_set_rows(source), self.store.reviews(entry.path))
+        if not rows:
+            raise BadRequest("no row is accepted yet: accept rows first")
+        data = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode()
+        target = source.with_name(source.name.removesuffix(".jsonl") + ".reviewed.jsonl")
+        name = target.relative_to(self.index.root).as_posix()
+        ours = self.store.written(name)
+        if target.exists() and ours != _sha256(target):
+            raise BadRequest(
+                f"{name} exists and was not written by this review; it was left as it was. "
+                "Move it away first"
+            )
+        write_atomically(target, data)
+        self.store.record_written(name, hashlib.sha256(data).hexdigest())
+        return {"path": name, "rows": len(rows)}
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _one(params: dict[str, list[str]], name: str) -> str:
+    found = params.get(name)
+    if not found or not found[0]:
+        raise BadRequest(f"missing parameter {name!r}")
+    return found[0]
+
+
+def _int(params: dict[str, list[str]], name: str, default: int) -> int:
+    found = params.get(name)
+    if not found:
+        return default
+    try:
+        value = int(found[0])
+    except ValueError:
+        raise BadRequest(f"{name} must be a whole number; got {found[0]!r}") from None
+    if value < 0:
+        raise BadRequest(f"{name} must be 0 or more; got {value}")
+    return value
+
+
+def _limits(given: list[str]) -> dict[str, float]:
+    limits = {}
+    for text in given:
+        sid, _, value = text.rpartition("=")
+        try:
+            limits[sid] = float(value)
+        except ValueError:
+            raise BadRequest(f"max_drop is ID=VALUE; got {text!r}") from None
+    return limits
+
+
+def _short(value: Any, limit: int = 300) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,270 @@
+"""What `scorekit view` knows of a folder: each results file's header, summary and the
+byte offsets of its items, read once and kept in ``.scorekit-index.sqlite``.
+
+The index is a cache: it can be deleted (or rebuilt with ``--rebuild-index``) at any time
+and holds nothing that is not in the files. A file is read again when its size or
+modification time changes; new files are found at each listing. Reading a file runs in
+one background thread, so the listing answers at once and shows big files as
+"indexing" until they are done.
+"""
+
+from __future__ import annotations
+
+import array
+import bisect
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from scorers import ConfigError
+
+from .._results._header import HEADER_PREFIX, RunHeader, parse_header
+from .._results._items import ItemResult
+from .._results._previous import PreviousItems, line_item
+
+INDEX_FILE = ".scorekit-index.sqlite"
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, version INTEGER,
+    kind TEXT, record TEXT, offsets BLOB, header_starts BLOB
+);
+"""
+
+
+class Entry:
+    """One file of the folder as the index holds it."""
+
+    def __init__(self, path: str, kind: str, record: dict[str, Any], offsets: bytes, starts: bytes):
+        self.path, self.kind, self.record = path, kind, record
+        self.offsets = array.array("q", offsets)
+        self.header_starts = array.array("q", starts)
+
+
+def file_kind(path: Path) -> str:
+    """``"run"`` (a results file), ``"data_set"`` (a set `synthesize` wrote: its
+    ``.log`` lies beside it) or ``"other"``, from the first line."""
+    try:
+        with path.open("rb") as handle:
+            first = handle.readline(1 << 20)
+    except OSError:
+        return "other"
+    if first.startswith(HEADER_PREFIX) or b'"scorer_results"' in first:
+        return "run"
+    if path.with_name(path.name + ".log").is_file() and first.lstrip().startswith(b"{"):
+        return "data_set"
+    return "other"
+
+
+def read_run(path: Path, name: str) -> tuple[dict[str, Any], bytes, bytes]:
+    """A results file's record (header, summary, items), its items' line offsets in file
+    order and its headers' offsets."""
+    from .._results._summary import SummaryBuilder
+
+    previous = PreviousItems(path)
+    header = previous.headers[-1] if previous.headers else None
+    if header is not None and header.scorers:
+        builder = SummaryBuilder(list(header.scorers), None)
+        for item in previous.in_file_order():
+            builder.add(item, ())
+        summary = builder.finish(0.0, 0, 0, 0)
+    else:
+        from .._results import read_results
+
+        summary = read_results(path, mixed=True).summary
+    record = {
+        "path": name,
+        "header": None if header is None else header.model_dump(mode="json"),
+        "summary": summary.model_dump(mode="json"),
+        "items": len(previous),
+        "mtime": path.stat().st_mtime,
+    }
+    offsets, starts = previous.line_offsets()
+    return record, array.array("q", offsets).tobytes(), array.array("q", starts).tobytes()
+
+
+def read_data_set(path: Path, name: str) -> dict[str, Any]:
+    """A synthesized set's record: its row count."""
+    with path.open("rb") as handle:
+        rows = sum(1 for raw in handle if raw.strip())
+    return {"path": name, "rows": rows, "mtime": path.stat().st_mtime}
+
+
+class RunIndex:
+    """The runs and data sets of ``root`` (recursively; hidden files and folders skipped).
+
+    Args:
+        root: The folder.
+        persist: Keep the index in ``root/.scorekit-index.sqlite`` (else in memory only;
+            also when the folder cannot be written).
+    """
+
+    def __init__(self, root: str | os.PathLike[str], persist: bool = True):
+        self.root = Path(root).resolve()
+        if not self.root.is_dir():
+            raise ConfigError(f"{root} is not a folder; give the folder of your results files")
+        self._lock = threading.Lock()
+        self._entries: dict[str, Entry] = {}
+        self._stats: dict[str, tuple[int, int]] = {}
+        self._pending: dict[str, tuple[int, int]] = {}
+        self._failed: dict[str, str] = {}
+        self._wake = threading.Condition(self._lock)
+        self._db = self._open(persist)
+        self._load()
+        threading.Thread(target=self._work, name="scorekit-index", daemon=True).start()
+
+    def _open(self, persist: bool) -> sqlite3.Connection:
+        target = str(self.root / INDEX_FILE) if persist else ":memory:"
+        try:
+            db = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
+            db.executescript(_SCHEMA)
+        except sqlite3.Error:
+            db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+            db.executescript(_SCHEMA)
+        return db
+
+    def _load(self) -> None:
+        try:
+            rows = self._db.execute("SELECT * FROM files WHERE version = ?", (SCHEMA_VERSION,))
+            for path, size, mtime, _, kind, record, offsets, starts in rows.fetchall():
+                self._entries[path] = Entry(path, kind, json.loads(record), offsets, starts)
+                self._stats[path] = (size, mtime)
+        except sqlite3.DatabaseError:  # a damaged cache is rebuilt
+            self.rebuild()
+
+    def rebuild(self) -> None:
+        """Forget everything and read every file again."""
+        with self._lock:
+            self._db.execute("DELETE FROM files")
+            self._entries.clear()
+            self._stats.clear()
+            self._failed.clear()
+
+    def _files(self) -> Iterator[tuple[str, Path]]:
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                if name.endswith(".jsonl") and not name.startswith("."):
+                    path = Path(folder, name)
+                    yield path.relative_to(self.root).as_posix(), path
+
+    def scan(self) -> dict[str, Any]:
+        """Find new, changed and removed files; start reading the new and changed ones.
+        Returns what is known now: ``runs``, ``data_sets``, ``indexing`` (paths still
+        being read) and ``failed`` (path → why)."""
+        seen = set()
+        with self._lock:
+            for name, path in self._files():
+                try:
+                    stat = path.stat()
+                except OSError:
+                    continue
+                seen.add(name)
+                current = (stat.st_size, stat.st_mtime_ns)
+                if self._stats.get(name) != current and self._pending.get(name) != current:
+                    self._pending[name] = current
+                    self._wake.notify()
+            for gone in set(self._entries) - seen:
+                del self._entries[gone]
+                self._stats.pop(gone, None)
+                self._db.execute("DELETE FROM files WHERE path = ?", (gone,))
+            entries = list(self._entries.values())
+            return {
+                "runs": [e.record for e in entries if e.kind == "run"],
+                "data_sets": [e.record for e in entries if e.kind == "data_set"],
+                "indexing": sorted(self._pending),
+                "failed": {k: v for k, v in self._failed.items() if k in seen},
+            }
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                while not self._pending:
+                    self._wake.wait()
+                name, stat = next(iter(self._pending.items()))
+            self._index_one(name, stat)
+
+    def _index_one(self, name: str, stat: tuple[int, int]) -> None:
+        path = self.root / name
+        kind, record, offsets, starts, failure = "other", {}, b"", b"", ""
+        try:
+            kind = file_kind(path)
+            if kind == "run":
+                record, offsets, starts = read_run(path, name)
+            elif kind == "data_set":
+                record = read_data_set(path, name)
+        except (ConfigError, OSError, ValueError) as exc:
+            kind, failure = "other", f"{type(exc).__name__}: {exc}"
+        with self._lock:
+            if self._pending.get(name) == stat:
+                del self._pending[name]
+            self._stats[name] = stat
+            if failure:
+                self._failed[name] = failure
+            else:
+                self._failed.pop(name, None)
+            if kind == "other":
+                self._entries.pop(name, None)
+            else:
+                self._entries[name] = Entry(name, kind, record, offsets, starts)
+            self._db.execute(
+                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (name, *stat, SCHEMA_VERSION, kind, json.dumps(record), offsets, starts),
+            )
+
+    def wait(self, timeout: float = 60.0) -> None:
+        """Block until every file found so far is read (tests, benchmarks)."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while self._pending and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    def entry(self, name: str, kind: str) -> Entry:
+        """The indexed file ``name`` (a path relative to the folder) of ``kind``.
+
+        Raises:
+            KeyError: When the folder holds no such file (paths outside it included).
+        """
+        with self._lock:
+            found = self._entries.get(name)
+        if found is None or found.kind != kind:
+            raise KeyError(name)
+        return found
+
+    def path(self, entry: Entry) -> Path:
+        """The file of an entry, checked to lie inside the folder."""
+        path = (self.root / entry.path).resolve()
+        if not path.is_relative_to(self.root):
+            raise KeyError(entry.path)
+        return path
+
+    def items(self, entry: Entry, start: int, count: int) -> list[ItemResult]:
+        """Items ``start`` to ``start + count`` of a run, in file order, read by offset."""
+        return list(self.iter_items(entry, start, count))
+
+    def iter_items(
+        self, entry: Entry, start: int = 0, count: int | None = None
+    ) -> Iterator[ItemResult]:
+        """The same as a stream (every item from ``start`` when ``count`` is None)."""
+        end = len(entry.offsets) if count is None else start + count
+        with self.path(entry).open("rb") as handle:
+            headers = _headers(handle, entry.header_starts)
+            for offset in entry.offsets[start:end]:
+                handle.seek(offset)
+                raw = handle.readline()
+                at = bisect.bisect_right(entry.header_starts, offset) - 1
+                yield line_item(raw, headers[at] if at >= 0 else None)
+
+
+def _headers(handle: Any, starts: array.array) -> list[RunHeader | None]:
+    found: list[RunHeader | None] = []
+    for offset in starts:
+        handle.seek(offset)
+        found.append(parse_header(handle.readline()))
+    return found

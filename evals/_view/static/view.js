@@ -1,0 +1,338 @@
+"use strict";
+// scorekit view: every string from the data is written with textContent, never as markup.
+// The one exception is the comparison's tables, which the server renders with escaping.
+(function () {
+  const TOKEN = document.querySelector("meta[name=scorekit-token]").content;
+  const main = document.getElementById("main");
+  const status = document.getElementById("status");
+  let poller = null;
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (k === "text") node.textContent = v;
+      else node.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+  const fmt = (v, d = 3) => (v === null || v === undefined ? "-" : Number(v).toFixed(d));
+  const ci = (lo, hi) => (lo === null || lo === undefined ? "" : `[${fmt(lo)}, ${fmt(hi)}]`);
+  const link = (hash, text) => el("a", { href: "#" + hash }, text);
+  const enc = encodeURIComponent;
+
+  async function api(path, body) {
+    const options = { headers: { "X-Scorekit-Token": TOKEN } };
+    if (body !== undefined) {
+      options.method = "POST";
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    const response = await fetch(path, options);
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error || response.statusText);
+    return data;
+  }
+
+  function show(...nodes) {
+    main.replaceChildren(...nodes);
+  }
+  function failed(error) {
+    show(el("p", { class: "error", text: String(error.message || error) }));
+  }
+
+  // ---- runs, trend, compare selection ----
+  function runRow(run, selected) {
+    const h = run.header || {};
+    const scorers = Object.entries(run.summary.scorers || {});
+    const box = el("input", { type: "checkbox", "data-path": run.path, checked: selected.has(run.path) });
+    box.addEventListener("change", () => (box.checked ? selected.add(run.path) : selected.delete(run.path)));
+    return el("tr", { "data-run": run.path },
+      el("td", {}, box),
+      el("td", { text: (h.created || "").replace("T", " ").replace("+00:00", "") }),
+      el("td", {}, link("/run/" + enc(run.path), run.path)),
+      el("td", { class: "muted", text: (h.git_commit || "").slice(0, 10) }),
+      el("td", { text: judges(h).join(", ") || "-" }),
+      el("td", {}, scorers.map(([sid, s]) =>
+        el("div", {}, el("b", { text: sid }), ` ${fmt(s.mean)} `, el("span", { class: "muted", text: ci(s.ci_low, s.ci_high) })))),
+      el("td", { class: "num", text: run.items }),
+      el("td", { class: "num", text: run.summary.item_errors })
+    );
+  }
+  function judges(h) {
+    const found = new Set();
+    for (const d of Object.values(h.scorers || {})) if (d.judge && d.judge.model) found.add(d.judge.model);
+    return [...found];
+  }
+
+  function trend(runs) {
+    const series = new Map();
+    runs.forEach((run, i) => {
+      const scales = run.header ? run.header.scorers || {} : {};
+      for (const [sid, s] of Object.entries(run.summary.scorers || {})) {
+        if (s.mean === null) continue;
+        if (!series.has(sid)) series.set(sid, []);
+        series.get(sid).push({ i, run, s, scale: (scales[sid] || {}).scale || 1 });
+      }
+    });
+    const W = 320, H = 130, P = 26, n = Math.max(runs.length - 1, 1);
+    const charts = [];
+    for (const [sid, points] of series) {
+      const scale = Math.max(...points.map((p) => p.scale));
+      const x = (i) => P + ((W - 2 * P) * i) / n;
+      const y = (v) => H - P + 8 - ((H - 2 * P) * Math.min(Math.max(v, 0), scale)) / scale;
+      const ns = "http://www.w3.org/2000/svg";
+      const svg = document.createElementNS(ns, "svg");
+      svg.setAttribute("width", W); svg.setAttribute("height", H);
+      svg.setAttribute("data-scorer", sid);
+      const add = (tag, attrs) => {
+        const node = document.createElementNS(ns, tag);
+        for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+        svg.append(node);
+        return node;
+      };
+      add("line", { x1: P, x2: W - P, y1: y(0), y2: y(0), stroke: "#d0d7de" });
+      add("line", { x1: P, x2: W - P, y1: y(scale), y2: y(scale), stroke: "#eef1f4" });
+      add("polyline", { points: points.map((p) => `${x(p.i)},${y(p.s.mean)}`).join(" "), fill: "none", stroke: "#0969da" });
+      for (const p of points) {
+        if (p.s.ci_low !== null) add("line", { x1: x(p.i), x2: x(p.i), y1: y(p.s.ci_low), y2: y(p.s.ci_high), stroke: "#8cb4e8" });
+        const dot = add("circle", { cx: x(p.i), cy: y(p.s.mean), r: 3.5, fill: "#0969da", class: "point" });
+        const title = document.createElementNS(ns, "title");
+        title.textContent = `${p.run.path}: ${fmt(p.s.mean)} ${ci(p.s.ci_low, p.s.ci_high)}`;
+        dot.append(title);
+      }
+      const label = add("text", { x: 4, y: 12, "font-size": 12 });
+      label.textContent = `${sid} (0 – ${scale})`;
+      charts.push(el("div", { class: "trend" }, svg));
+    }
+    return charts;
+  }
+
+  async function home() {
+    const selected = new Set();
+    let last = "";
+    async function draw() {
+      const data = await api("/api/runs");
+      const key = JSON.stringify(data);
+      if (key === last) return;
+      last = key;
+      const runs = data.runs;
+      const body = runs.slice().reverse().map((r) => runRow(r, selected));
+      const compare = el("button", { class: "primary", id: "compare", onclick: () => {
+        const chosen = runs.map((r) => r.path).filter((p) => selected.has(p));
+        if (chosen.length < 2) { alert("Choose two or more runs; the oldest is the baseline."); return; }
+        location.hash = "/compare?" + chosen.map((p) => "path=" + enc(p)).join("&");
+      } }, "Compare selected");
+      const notes = [];
+      if (data.indexing.length) notes.push(el("p", { class: "muted", id: "indexing", text: `Reading ${data.indexing.length} file(s): ${data.indexing.join(", ")}` }));
+      for (const [path, why] of Object.entries(data.failed)) notes.push(el("p", { class: "error", text: `${path}: ${why}` }));
+      show(
+        el("h1", { text: `${runs.length} runs` }), ...notes,
+        el("h2", { text: "Means across runs, oldest to newest (95% intervals)" }),
+        el("div", { id: "trends" }, trend(runs)),
+        el("h2", { text: "Runs" }), compare,
+        el("table", { id: "runs" },
+          el("thead", {}, el("tr", {}, ["", "started (UTC)", "file", "git", "judge", "means [95% CI]", "items", "errors"].map((t) => el("th", { text: t })))),
+          el("tbody", {}, body)),
+        el("h2", { text: "Synthesized sets" }),
+        data.data_sets.length
+          ? el("ul", { id: "data-sets" }, data.data_sets.map((d) => el("li", {}, link("/data_set/" + enc(d.path), d.path), ` (${d.rows} rows)`)))
+          : el("p", { class: "muted", text: "None in this folder (scorekit synth writes them)." }),
+        el("p", { class: "muted", text: `${data.labels} verdicts labelled by people in this folder.` })
+      );
+    }
+    await draw();
+    poller = setInterval(() => draw().catch(() => {}), 3000);
+  }
+
+  // ---- one run ----
+  function agreementBlock(run) {
+    if (!run.agreement.length) return null;
+    return el("div", { class: "banner", id: "agreement" },
+      el("b", { text: "Judge agreement with people" }), " (Cohen's κ and accuracy, 95% bootstrap intervals)",
+      el("ul", {}, run.agreement.map((a) => el("li", { text: a.line }))),
+      link("/review/" + enc(run.path), "Review the judge's verdicts"));
+  }
+
+  async function runPage(path) {
+    const run = await api("/api/run?path=" + enc(path));
+    const h = run.header || {};
+    const rows = Object.entries(run.summary.scorers).map(([sid, s]) => el("tr", {},
+      el("td", { text: sid }), el("td", { class: "num", text: fmt(s.mean) }), el("td", { text: ci(s.ci_low, s.ci_high) }),
+      el("td", { class: "num", text: s.n_scored }), el("td", { class: "num", text: s.n_skipped }),
+      el("td", { class: "num", text: s.n_error }), el("td", { class: "num", text: fmt(s.detectable) })));
+    const items = el("tbody", { id: "items" });
+    const pager = el("p", {});
+    const detail = el("div", { id: "item-detail" });
+    async function page(start) {
+      const found = await api(`/api/items?path=${enc(path)}&start=${start}&count=${run.page_size}`);
+      items.replaceChildren(...found.items.map((it) => el("tr", { onclick: () => openItem(it.index), class: "item" },
+        el("td", { text: it.id }), el("td", { text: it.input }),
+        el("td", {}, Object.entries(it.scores).map(([sid, s]) => el("div", { title: s.reason }, `${sid}: `, s.status === "scored" ? fmt(s.score) : s.status))),
+        el("td", { class: "error", text: it.error || "" }))));
+      const end = start + found.items.length;
+      pager.replaceChildren(
+        el("button", { disabled: start === 0, onclick: () => page(Math.max(0, start - run.page_size)) }, "Previous"),
+        `items ${start + 1}–${end} of ${found.total} `,
+        el("button", { disabled: end >= found.total, onclick: () => page(end) }, "Next"));
+    }
+    async function openItem(index) {
+      const item = await api(`/api/item?path=${enc(path)}&index=${index}`);
+      const blocks = Object.entries(item.scorer_results).map(([sid, r]) => el("div", {},
+        el("h3", { text: `${sid}: ${r.status === "scored" ? fmt(r.score) : r.status}` }),
+        el("pre", { text: r.reason || r.error || "" })));
+      detail.replaceChildren(el("h2", { text: `Item ${item.item.id}` }),
+        el("p", { text: typeof item.item.input === "string" ? item.item.input : JSON.stringify(item.item.input) }), ...blocks);
+    }
+    const gates = (run.summary && h.thresholds) ? Object.entries(h.thresholds).map(([sid, t]) => {
+      const s = run.summary.scorers[sid] || {};
+      const ok = s.mean !== null && s.mean !== undefined && s.mean >= t;
+      return el("li", { text: `${sid} ≥ ${t}: ${ok ? "passed" : "FAILED"} (mean ${fmt(s.mean)})` });
+    }) : [];
+    show(
+      el("h1", { text: run.path }),
+      el("p", { class: "muted", text: [judges(h).length ? "judge " + judges(h).join(", ") : "", h.created || "", h.git_commit ? "git " + h.git_commit.slice(0, 12) : "", `${run.items} items`].filter(Boolean).join(" · ") }),
+      agreementBlock(run),
+      gates.length ? el("ul", { id: "gates" }, gates) : null,
+      el("table", { id: "summary" }, el("thead", {}, el("tr", {}, ["scorer", "mean", "95% CI", "scored", "skipped", "error", "detectable"].map((t) => el("th", { text: t })))), el("tbody", {}, rows)),
+      el("p", {}, run.report
+        ? el("a", { href: `/report?path=${enc(path)}&token=${enc(TOKEN)}`, target: "_blank", rel: "noopener", id: "report-link" }, "Open the full report")
+        : el("span", { class: "muted", text: "Too many items for one report page: browse them below." })),
+      el("h2", { text: "Items" }), pager,
+      el("table", {}, el("thead", {}, el("tr", {}, ["id", "input", "scores", "error"].map((t) => el("th", { text: t })))), items),
+      detail);
+    await page(0);
+  }
+
+  // ---- compare ----
+  async function comparePage(query) {
+    const params = new URLSearchParams(query);
+    const paths = params.getAll("path");
+    const drop = el("input", { type: "text", id: "max-drop", placeholder: "scorer=0.05", value: params.get("max_drop") || "" });
+    const out = el("div", { id: "comparison" }, el("p", { class: "muted", text: "Comparing…" }));
+    async function run() {
+      const q = paths.map((p) => "path=" + enc(p)).join("&") + (drop.value.trim() ? "&max_drop=" + enc(drop.value.trim()) : "");
+      const found = await api("/api/compare?" + q);
+      const verdict = found.exit_code === 0 ? "pass" : found.exit_code === 4 ? "undecided" : "fail";
+      const words = { pass: "gates passed", fail: "a gate FAILED (exit 1)", undecided: "a gate could not decide (exit 4)" };
+      const box = el("div", {});
+      box.innerHTML = found.html; // rendered and escaped by the server
+      out.replaceChildren(found.gates.length ? el("div", { class: "banner " + verdict, id: "verdict", text: words[verdict] }) : "", box);
+    }
+    show(el("h1", { text: `Baseline ${paths[0]} against ${paths.length - 1} run(s)` }),
+      el("p", {}, "Max drop gate (ID=VALUE): ", el("span", { class: "drop" }, drop), el("button", { onclick: () => run().catch(failed) }, "Apply")),
+      out);
+    await run();
+  }
+
+  // ---- review the judge ----
+  async function reviewPage(path) {
+    const seed = Number(new URLSearchParams(location.hash.split("?")[1] || "").get("seed") || 0);
+    const found = await api(`/api/sample?path=${enc(path)}&n=30&seed=${seed}`);
+    const verdicts = found.verdicts;
+    let at = 0;
+    const progress = el("p", { id: "progress" });
+    const card = el("div", { class: "card", id: "card" });
+    const agreement = el("div", { class: "banner", id: "live-agreement", text: "Label a verdict to see the judge's agreement." });
+    async function answer(label) {
+      const v = verdicts[at];
+      const saved = await api("/api/label", { verdict: v, label });
+      agreement.textContent = saved.agreement.line;
+      at += 1;
+      draw();
+    }
+    function draw() {
+      progress.textContent = `${Math.min(at, verdicts.length)} of ${verdicts.length} labelled in this sample`;
+      if (at >= verdicts.length) {
+        card.replaceChildren(el("p", { text: verdicts.length ? "Done: every verdict of this sample is labelled." : "No unlabelled verdicts in this run." }),
+          link(`/review/${enc(path)}?seed=${seed + 1}`, "Another sample"), " · ", link("/run/" + enc(path), "Back to the run"));
+        return;
+      }
+      const v = verdicts[at];
+      const what = v.kind === "claim" ? "Is this claim supported by the retrieved context?" : "Is this chunk useful for the reference?";
+      card.replaceChildren(
+        el("p", { class: "muted", text: `${v.scorer_id} · item ${v.item_id} · judge ${v.judge_model}, prompt v${v.prompt_version}` }),
+        el("p", {}, el("b", { text: what })),
+        el("p", { class: "muted", text: "Question: " + v.input }),
+        el("div", { class: "text", text: v.text }),
+        v.kind === "claim"
+          ? el("div", {}, el("p", { class: "muted", text: "Context:" }), v.context.map((c, i) => el("div", { class: "chunk", text: `[${i}] ${c}` })))
+          : el("div", {}, el("p", { class: "muted", text: v.scorer_id === "context-utilization" ? "Response:" : "Reference answer:" }), el("div", { class: "chunk", text: v.reference })),
+        el("p", {}, "The judge said ", el("span", { class: v.supported ? "verdict-yes" : "verdict-no", text: v.supported ? "yes" : "no" }), ": ", el("i", { text: v.reason })),
+        el("p", {},
+          el("button", { class: "primary", id: "agree", onclick: () => answer(v.supported) }, "Agree (a)"),
+          el("button", { id: "disagree", onclick: () => answer(!v.supported) }, "Disagree (d)"),
+          el("button", { id: "unsure", onclick: () => answer(null) }, "Cannot decide (u)")));
+    }
+    document.onkeydown = (e) => {
+      if (at >= verdicts.length || e.target.tagName === "INPUT") return;
+      const v = verdicts[at];
+      if (e.key === "a") answer(v.supported);
+      if (e.key === "d") answer(!v.supported);
+      if (e.key === "u") answer(null);
+    };
+    show(el("h1", { text: "Review the judge: " + path }),
+      el("p", { class: "muted", text: "A seeded sample, stratified by scorer and verdict. Each click is saved at once." }),
+      progress, card, agreement);
+    draw();
+  }
+
+  // ---- review a synthesized set ----
+  async function dataSetPage(path) {
+    const found = await api("/api/data_set?path=" + enc(path));
+    const written = el("p", { id: "written" });
+    const rows = found.rows.map((row) => {
+      const review = found.reviews[String(row.id)];
+      const edited = review ? review.row : row;
+      const q = el("textarea", { rows: 2, class: "question" }); q.value = edited.input ?? "";
+      const a = el("textarea", { rows: 2, class: "answer" }); a.value = edited.ground_truth ?? "";
+      const ids = el("input", { type: "text", class: "gold" }); ids.value = (edited.reference_context_ids || []).join(", ");
+      const tr = el("tr", { "data-row": row.id, class: review ? "row-" + review.decision : "" });
+      async function decide(decision) {
+        const changed = { input: q.value, ground_truth: a.value, reference_context_ids: ids.value.split(",").map((s) => s.trim()).filter(Boolean) };
+        await api("/api/review", { data_set: path, row_id: String(row.id), decision, row: changed });
+        tr.className = "row-" + decision;
+      }
+      tr.append(el("td", { text: row.id }), el("td", {}, q), el("td", {}, a), el("td", {}, ids),
+        el("td", {}, el("button", { class: "accept", onclick: () => decide("accept").catch(failed) }, "Accept"),
+          el("button", { class: "reject", onclick: () => decide("reject").catch(failed) }, "Reject")));
+      return tr;
+    });
+    const write = el("button", { class: "primary", id: "write", onclick: async () => {
+      try {
+        const done = await api("/api/write", { data_set: path });
+        written.textContent = `Wrote ${done.rows} accepted rows to ${done.path}`;
+      } catch (error) { written.textContent = String(error.message); }
+    } }, "Write the accepted rows");
+    show(el("h1", { text: "Review " + path }),
+      el("p", { class: "muted", text: "Edit the question, answer or gold ids, then accept or reject each row; decisions are saved at once." }),
+      el("table", { id: "rows" }, el("thead", {}, el("tr", {}, ["id", "question", "answer", "gold ids", ""].map((t) => el("th", { text: t })))), el("tbody", {}, rows)),
+      el("p", {}, write), written);
+  }
+
+  async function route() {
+    clearInterval(poller);
+    document.onkeydown = null;
+    const hash = location.hash.slice(1) || "/";
+    const [where, query] = hash.split("?");
+    status.textContent = "";
+    try {
+      if (where.startsWith("/run/")) await runPage(decodeURIComponent(where.slice(5)));
+      else if (where === "/compare") await comparePage(query || "");
+      else if (where.startsWith("/review/")) await reviewPage(decodeURIComponent(where.slice(8)));
+      else if (where.startsWith("/data_set/")) await dataSetPage(decodeURIComponent(where.slice(10)));
+      else await home();
+      document.body.setAttribute("data-ready", where);
+    } catch (error) {
+      failed(error);
+      document.body.setAttribute("data-ready", "error");
+    }
+  }
+  window.addEventListener("hashchange", () => { document.body.removeAttribute("data-ready"); route(); });
+  route();
+})();
