@@ -53,6 +53,16 @@ _EXPORTS: dict[str, str] = {
     "RunEstimate": "._estimate",
     "estimate_run": "._estimate",
     "aestimate_run": "._estimate",
+    "LabelStore": "._labels",
+    "JudgeVerdict": "._labels",
+    "Label": "._labels",
+    "RowReview": "._labels",
+    "JudgeAgreement": "._results._agreement",
+    "AgreementGate": "._results._agreement",
+    "judge_agreements": "._results._agreement",
+    "agreement_gates": "._results._agreement",
+    "MIN_LABELS": "._results._agreement",
+    "ViewServer": "._view",
     "Calibration": "._calibrate",
     "acalibrate": "._calibrate",
     "calibrate": "._calibrate",
@@ -85,6 +95,7 @@ if TYPE_CHECKING:
     from ._calibrate import Calibration, acalibrate, calibrate, calibration_table
     from ._data import EvalItem, load_dataset
     from ._estimate import RunEstimate, aestimate_run, estimate_run
+    from ._labels import JudgeVerdict, Label, LabelStore, RowReview
     from ._qrels import JudgedQrels, ajudge_qrels, judge_qrels
     from ._results import (
         CallTotals,
@@ -109,6 +120,13 @@ if TYPE_CHECKING:
         read_results,
         summarize,
     )
+    from ._results._agreement import (
+        MIN_LABELS,
+        AgreementGate,
+        JudgeAgreement,
+        agreement_gates,
+        judge_agreements,
+    )
     from ._runner import IgnoredColumnsWarning, ItemFailedError, arun_evals, run_evals
     from ._shards import merge_results
     from ._synthesis import (
@@ -125,15 +143,18 @@ if TYPE_CHECKING:
         synthesize,
     )
     from ._targets import TargetOutput
+    from ._view import ViewServer
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 
 __all__ = [
+    "MIN_LABELS",
     "SYNTHESIS_GATES",
     "Agent",
     "AgentOutput",
+    "AgreementGate",
     "Calibration",
     "CallTotals",
     "DatasetError",
@@ -147,8 +168,13 @@ __all__ = [
     "ItemError",
     "ItemFailedError",
     "ItemResult",
+    "JudgeAgreement",
+    "JudgeVerdict",
     "JudgedQrels",
+    "Label",
+    "LabelStore",
     "ResultList",
+    "RowReview",
     "RunComparison",
     "RunEstimate",
     "RunHeader",
@@ -171,9 +197,11 @@ __all__ = [
     "TargetOutput",
     "TargetResult",
     "Tool",
+    "ViewServer",
     "acalibrate",
     "aestimate_run",
     "aestimate_synthesis",
+    "agreement_gates",
     "ajudge_qrels",
     "arun_evals",
     "asynthesize",
@@ -182,6 +210,7 @@ __all__ = [
     "compare_runs",
     "estimate_run",
     "estimate_synthesis",
+    "judge_agreements",
     "judge_qrels",
     "load_dataset",
     "mean_ci",

@@ -147,10 +147,16 @@ def agreement(
     return metrics, ci, confusion
 
 
-def calibration_rows(data: str | os.PathLike[str] | Iterable[Any]) -> list[dict[str, Any]]:
-    """The labelled rows of a calibration set: a .jsonl or .json file, or dicts."""
+def calibration_rows(
+    data: str | os.PathLike[str] | Iterable[Any], scorer_id: str = "context-recall"
+) -> list[dict[str, Any]]:
+    """The labelled rows of a calibration set: a .jsonl or .json file, dicts, or people's
+    labels stored by `scorekit view` (a ``scorekit-labels.sqlite`` or its folder: the
+    labels of ``scorer_id``'s verdicts)."""
     if isinstance(data, (str, os.PathLike)):
         path = Path(data)
+        if path.is_dir() or path.suffix.lower() in (".sqlite", ".db"):
+            return _stored_rows(path, scorer_id)
         if not path.is_file():
             raise DatasetError(f"calibration data {path} does not exist")
         text = path.read_text(encoding="utf-8-sig")
@@ -173,6 +179,22 @@ def calibration_rows(data: str | os.PathLike[str] | Iterable[Any]) -> list[dict[
     return out
 
 
+def _stored_rows(path: Path, scorer_id: str) -> list[dict[str, Any]]:
+    from ._labels import LabelStore
+
+    store = LabelStore(path)
+    if not store.path.is_file():
+        raise DatasetError(f"no labels database at {store.path}; label verdicts with scorekit view")
+    rows = store.calibration_rows(scorer_id)
+    if not rows:
+        held = sorted({x.verdict.scorer_id for x in store.labels() if x.label is not None})
+        raise DatasetError(
+            f"{store.path} holds no decided labels of {scorer_id}'s verdicts"
+            + (f"; it has labels of {', '.join(held)} (choose that scorer)" if held else "")
+        )
+    return rows
+
+
 def _as_run(row: dict[str, Any], number: int, partial_as: str) -> tuple[ScorerRun, bool, str]:
     """The run that asks the scorer's verdict step about one labelled row."""
     where = f"row {number}"
@@ -193,11 +215,14 @@ def _as_run(row: dict[str, Any], number: int, partial_as: str) -> tuple[ScorerRu
     if "chunk" in row:
         if label not in (0, 1, True, False):
             raise DatasetError(f"{where}: a chunk row's label is 0 or 1; got {label!r}")
-        if not row.get("ground_truth"):
-            raise DatasetError(f"{where}: a chunk row needs 'ground_truth'")
-        run = ScorerRun(
-            input=row.get("input"), ground_truth=row["ground_truth"], context=[row["chunk"]]
-        )
+        if row.get("response"):  # context utilization judges the chunk against the response
+            run = ScorerRun(input=row.get("input"), output=row["response"], context=[row["chunk"]])
+        elif not row.get("ground_truth"):
+            raise DatasetError(f"{where}: a chunk row needs 'ground_truth' (or 'response')")
+        else:
+            run = ScorerRun(
+                input=row.get("input"), ground_truth=row["ground_truth"], context=[row["chunk"]]
+            )
         text = row["chunk"] if isinstance(row["chunk"], str) else str(row["chunk"].get("text"))
         return run, bool(label), text
     raise DatasetError(
@@ -236,7 +261,9 @@ async def acalibrate(
     Args:
         scorer: ``create_context_recall_scorer(...)`` for claim rows,
             ``create_context_precision_scorer(...)`` for chunk rows.
-        data: A ``.jsonl`` / ``.json`` file or an iterable of dicts.
+        data: A ``.jsonl`` / ``.json`` file, an iterable of dicts, or the labels people
+            made in ``scorekit view`` (a ``scorekit-labels.sqlite`` or the folder holding
+            it: the labels of this scorer's verdicts, as claim or chunk rows).
         partial_as: How ``partially_supported`` labels count.
         resamples: Bootstrap resamples of the 95% intervals.
         seed: Their seed.
@@ -252,7 +279,7 @@ async def acalibrate(
     if partial_as not in _CLAIM_LABELS:
         raise ConfigError("partial_as must be 'supported' or 'not_supported'")
     resamples = integer("resamples", resamples)
-    rows = calibration_rows(data)
+    rows = calibration_rows(data, scorer.id)
     if not rows:
         raise DatasetError("calibration data holds no rows")
     cases = [_as_run(row, number, partial_as) for number, row in enumerate(rows, start=1)]

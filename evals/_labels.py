@@ -53,7 +53,7 @@ CREATE TABLE IF NOT EXISTS written (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)
 """
 
 
-class Verdict(BaseModel):
+class JudgeVerdict(BaseModel):
     """One verdict of a judge, as a person sees it to label it.
 
     Attributes:
@@ -107,7 +107,7 @@ class Verdict(BaseModel):
 
 
 class Label(BaseModel):
-    """A person's label on a `Verdict`.
+    """A person's label on a `JudgeVerdict`.
 
     Attributes:
         key: The verdict's key.
@@ -117,7 +117,7 @@ class Label(BaseModel):
     """
 
     key: str
-    verdict: Verdict
+    verdict: JudgeVerdict
     label: bool | None
     updated: str
 
@@ -200,7 +200,7 @@ class LabelStore:
                     return []
                 raise
 
-    def save(self, verdict: Verdict, label: bool | None) -> Label:
+    def save(self, verdict: JudgeVerdict, label: bool | None) -> Label:
         """Store a person's label on ``verdict`` (replacing an earlier one), durably."""
         saved = Label(key=verdict.key, verdict=verdict, label=label, updated=_now())
         with self._connect(write=True) as connection:
@@ -244,7 +244,7 @@ class LabelStore:
         return [
             Label(
                 key=key,
-                verdict=Verdict.model_validate_json(verdict),
+                verdict=JudgeVerdict.model_validate_json(verdict),
                 label=None if label is None else bool(label),
                 updated=updated,
             )

@@ -22,7 +22,7 @@ from scorers import ConfigError
 from scorers._runtime import finite
 
 from .._calibrate import agreement
-from .._labels import LabelStore, Verdict, label_store
+from .._labels import JudgeVerdict, LabelStore, label_store
 
 if TYPE_CHECKING:
     from ._header import RunHeader
@@ -34,6 +34,10 @@ MIN_LABELS = 10
 
 VERDICT_STEP = "verdicts"
 """The prompt step whose verdicts people label; its version keys the labels."""
+
+
+def _no_interval() -> list[float | None]:
+    return [None, None]
 
 
 class JudgeAgreement(BaseModel):
@@ -60,9 +64,9 @@ class JudgeAgreement(BaseModel):
     n: int = 0
     undecided: int = 0
     kappa: float | None = None
-    kappa_ci: list[float | None] = Field(default_factory=lambda: [None, None])
+    kappa_ci: list[float | None] = Field(default_factory=_no_interval)
     accuracy: float | None = None
-    accuracy_ci: list[float | None] = Field(default_factory=lambda: [None, None])
+    accuracy_ci: list[float | None] = Field(default_factory=_no_interval)
     elsewhere: dict[str, int] = Field(default_factory=dict)
 
     def line(self) -> str:
@@ -256,10 +260,10 @@ def agreement_gates(
     return gates
 
 
-def verdicts_of(item: ItemResult, run: str, header: RunHeader | None) -> list[Verdict]:
+def verdicts_of(item: ItemResult, run: str, header: RunHeader | None) -> list[JudgeVerdict]:
     """Every verdict a person can label in one finished item."""
     judged = judged_scorers(header)
-    found: list[Verdict] = []
+    found: list[JudgeVerdict] = []
     for sid, result in item.scorer_results.items():
         if sid not in judged or result.status != "scored":
             continue
@@ -284,7 +288,7 @@ def verdicts_of(item: ItemResult, run: str, header: RunHeader | None) -> list[Ve
             supported, reason = v["verdict"] == "yes", str(v.get("reason", ""))
             if "claim_index" in v and 0 <= (i := v["claim_index"]) < len(claims):
                 found.append(
-                    Verdict(
+                    JudgeVerdict(
                         **common,
                         kind="claim",
                         position=i,
@@ -296,7 +300,7 @@ def verdicts_of(item: ItemResult, run: str, header: RunHeader | None) -> list[Ve
                 )
             elif "context_index" in v and 0 <= (i := v["context_index"]) < len(chunks):
                 found.append(
-                    Verdict(
+                    JudgeVerdict(
                         **common,
                         kind="chunk",
                         position=i,
@@ -339,14 +343,14 @@ def sample_verdicts(
     *,
     seed: int = 0,
     skip: set[str] | frozenset[str] = frozenset(),
-) -> list[Verdict]:
+) -> list[JudgeVerdict]:
     """Up to ``n`` verdicts for people to label, stratified: an equal share per (scorer,
     supported or not) while each has verdicts left, each drawn at random (``seed``) from
     all of the run's verdicts of its kind (reservoir sampling, one pass); verdicts whose
     key is in ``skip`` (already labelled) are not drawn, and a verdict met twice counts once. Strata take turns in a fixed
     order, so the draw is the same for the same file and seed."""
     rng = random.Random(seed)
-    reservoirs: dict[tuple[str, bool], list[Verdict]] = {}
+    reservoirs: dict[tuple[str, bool], list[JudgeVerdict]] = {}
     seen: dict[tuple[str, bool], int] = {}
     keys = set(skip)
     for item in items:
@@ -364,7 +368,7 @@ def sample_verdicts(
     order = sorted(reservoirs, key=lambda s: (s[0], not s[1]))
     for stratum in order:
         rng.shuffle(reservoirs[stratum])
-    chosen: list[Verdict] = []
+    chosen: list[JudgeVerdict] = []
     taken = {stratum: 0 for stratum in order}
     while len(chosen) < n and any(taken[s] < len(reservoirs[s]) for s in order):
         for stratum in order:

@@ -10,7 +10,7 @@ from typing import Any
 
 from scorers import ConfigError
 
-from .._labels import LabelStore, Verdict
+from .._labels import JudgeVerdict, LabelStore
 from .._results._agreement import agreement_gates, agreements_for, sample_verdicts
 from .._results._header import RunHeader
 from ._datasets import accepted_rows, data_set_rows
@@ -120,7 +120,7 @@ class ViewApp:
     def compare(self, params: dict[str, list[str]]) -> dict[str, Any]:
         """The chosen runs compared with the first (paired tests, detectable change and
         the ``max_drop`` gates)."""
-        from .._results import compare_runs
+        from .._results import RunComparison, compare_runs
         from .._results._comparison import comparison_html, drop_gates, gates_html
         from .._results._gate import gates_exit
 
@@ -133,7 +133,7 @@ class ViewApp:
             found = compare_runs(*paths, names=names)  # type: ignore[call-overload]
         except ConfigError as exc:
             raise BadRequest(str(exc)) from None
-        if len(names) == 2:
+        if isinstance(found, RunComparison):
             gates = drop_gates(found, limits)
             body = comparison_html(found)
         else:
@@ -160,7 +160,7 @@ class ViewApp:
     def label(self, body: dict[str, Any]) -> dict[str, Any]:
         """Store a person's label on a verdict; returns the judge's agreement now."""
         try:
-            verdict = Verdict.model_validate(body.get("verdict"))
+            verdict = JudgeVerdict.model_validate(body.get("verdict"))
         except ValueError as exc:
             raise BadRequest(f"not a verdict: {exc}") from None
         label = body.get("label")

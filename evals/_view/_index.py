@@ -191,7 +191,8 @@ class RunIndex:
 
     def _index_one(self, name: str, stat: tuple[int, int]) -> None:
         path = self.root / name
-        kind, record, offsets, starts, failure = "other", {}, b"", b"", ""
+        record: dict[str, Any] = {}
+        kind, offsets, starts, failure = "other", b"", b"", ""
         try:
             kind = file_kind(path)
             if kind == "run":

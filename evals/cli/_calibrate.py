@@ -21,12 +21,14 @@ def add(commands: Any) -> None:
         "calibrate", help="agreement of a scorer's verdicts with human labels"
     )
     cal.add_argument(
-        "data", help="labelled rows (.jsonl/.json): claim rows or chunk rows; WiCE as is"
+        "data",
+        help="labelled rows (.jsonl/.json): claim rows or chunk rows; WiCE as is; or the "
+        "labels people made in `scorekit view` (a folder or its scorekit-labels.sqlite)",
     )
     cal.add_argument(
         "--scorer",
         default="context-recall",
-        help="context-recall (claims) or context-precision (chunks)",
+        help="context-recall (claims), context-precision or context-utilization (chunks)",
     )
     cal.add_argument(
         "--model", action="append", help="judge model; repeat it to compare judges side by side"
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("calibrate needs a judge model: pass --model or set SCOREKIT_MODEL")
     if args.limit is not None and args.limit < 1:
         raise ConfigError(f"--limit must be an integer >= 1; got {args.limit}")
-    rows = calibration_rows(args.data)[: args.limit]
+    rows = calibration_rows(args.data, args.scorer)[: args.limit]
     results = []
     for model in models:
         args.model, args.client_processes = model, 0

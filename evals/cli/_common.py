@@ -162,6 +162,7 @@ def check_run_flags(args: argparse.Namespace) -> None:
         math.isfinite(args.item_timeout) and args.item_timeout > 0
     ):
         raise ConfigError(f"--item-timeout must be a finite number > 0; got {args.item_timeout}")
+    check_min_agreement(args)
     if args.min_scored is not None and not 0 <= args.min_scored <= 1:
         raise ConfigError(f"--min-scored must be a share between 0 and 1; got {args.min_scored}")
     if args.max_cost is not None and not (math.isfinite(args.max_cost) and args.max_cost > 0):
@@ -188,6 +189,31 @@ def add_progress_options(parser: argparse.ArgumentParser) -> None:
         "takes more than a few seconds (CI logs); bar; plain (from the first second); none",
     )
     parser.add_argument("--no-progress", action="store_true", help="the same as --progress none")
+
+
+def check_min_agreement(args: argparse.Namespace) -> None:
+    """``--min-agreement`` is a κ: between -1 and 1."""
+    bound = args.min_agreement
+    if bound is not None and not -1 <= bound <= 1:
+        raise ConfigError(f"--min-agreement is a Cohen's κ between -1 and 1; got {bound:g}")
+
+
+def add_agreement_options(parser: argparse.ArgumentParser) -> None:
+    """``--labels`` and ``--min-agreement`` (``run``, ``demo``, ``compare``)."""
+    parser.add_argument(
+        "--labels",
+        metavar="PATH",
+        help="people's labels of the judge's verdicts: a scorekit-labels.sqlite or its folder "
+        "(default: beside the results file, else the working directory)",
+    )
+    parser.add_argument(
+        "--min-agreement",
+        type=float,
+        metavar="KAPPA",
+        help="fail (exit 1) when people's agreement with an LLM judge (Cohen's κ) is below "
+        "KAPPA, or the judge or prompt changed since the labels were made; exit 4 with no "
+        "labels for the judge or fewer than 10",
+    )
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -247,6 +273,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="run the judge's litellm client in N helper processes (for high --concurrency)",
     )
+    add_agreement_options(parser)
 
 
 def add_output_options(parser: argparse.ArgumentParser) -> None:

@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING, Any
 from scorers import ConfigError
 
 from ._common import (
+    add_agreement_options,
     add_resampling_options,
+    check_min_agreement,
     check_resamples,
     thresholds,
 )
-from ._output import gates_exit
+from ._output import gates_exit, print_agreement
 
 if TYPE_CHECKING:
     from .._results._comparison import DropGate
@@ -43,6 +45,7 @@ def add(commands: Any) -> None:
         "--html", metavar="PATH", help="also write the comparison as a page, with the gates"
     )
     add_resampling_options(compare)
+    add_agreement_options(compare)
     compare.add_argument("--format", choices=("table", "json"), default="table")
     compare.set_defaults(handler=run)
 
@@ -56,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError(f"{flag} {path} is not a file")
     limits = thresholds(args.max_drop, "--max-drop")
     check_resamples(args)
+    check_min_agreement(args)
     if len(args.candidate) > 1:
         return _many(args, limits)
     comparison = compare_runs(
@@ -70,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
         ],
     )
     gates = drop_gates(comparison, limits)
+    judged = _judged(args, [args.candidate[0]])
+    checks = [c for _, _, found in judged for c in found]
     if args.html:
         comparison.to_html(args.html, title="scorekit compare", gates=gates)
     if args.format == "json":
@@ -77,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
             **comparison.model_dump(mode="json"),
             "gates": [g.model_dump(mode="json") for g in gates],
             "failed": [g.scorer for g in gates if not g.passed],
-            "exit_code": gates_exit(gates),
+            **_agreement_json(judged),
+            "exit_code": gates_exit([*gates, *checks]),
         }
         print(json.dumps(report, indent=2))
     else:
@@ -86,7 +93,34 @@ def run(args: argparse.Namespace) -> int:
         for gate in comparison.candidate_gates:
             verdict = "passed" if gate.passed else f"FAILED ({gate.why})"
             print(f"candidate threshold {gate.scorer} >= {gate.threshold:g}: {verdict}")
-    return gates_exit(gates)
+        for _, agreements, found in judged:
+            print_agreement(agreements, found, sys.stdout)
+    return gates_exit([*gates, *checks])
+
+
+def _judged(args: argparse.Namespace, candidates: list[str]) -> list[tuple[str, list, list]]:
+    """Per candidate: its judge's agreement with people and the ``--min-agreement``
+    gates."""
+    from .._results._agreement import agreement_gates, judge_agreements
+
+    found = []
+    for path in candidates:
+        agreements = judge_agreements(path, args.labels)
+        bound = args.min_agreement
+        checks = [] if bound is None else agreement_gates(agreements, bound)
+        found.append((path, agreements, checks))
+    return found
+
+
+def _agreement_json(judged: list[tuple[str, list, list]]) -> dict[str, Any]:
+    return {
+        "agreement": {
+            path: [a.model_dump(mode="json") for a in agreements] for path, agreements, _ in judged
+        },
+        "agreement_gates": [
+            {"run": path, **g.model_dump(mode="json")} for path, _, found in judged for g in found
+        ],
+    }
 
 
 def _print_gates(gates: list[DropGate]) -> None:
@@ -120,6 +154,8 @@ def _many(args: argparse.Namespace, limits: dict[str, float]) -> int:
     assert isinstance(found, RunsComparison)
     _check_limits(limits, [*found.scorers, *found.not_compared])
     gates = [g for name, pair in found.pairs.items() for g in drop_gates(pair, limits, name)]
+    judged = _judged(args, list(args.candidate))
+    checks = [c for _, _, found_checks in judged for c in found_checks]
     if args.html:
         found.to_html(
             args.html,
@@ -131,10 +167,13 @@ def _many(args: argparse.Namespace, limits: dict[str, float]) -> int:
             **found.model_dump(mode="json"),
             "gates": [g.model_dump(mode="json") for g in gates],
             "failed": [f"{g.run}: {g.scorer}" for g in gates if not g.passed],
-            "exit_code": gates_exit(gates),
+            **_agreement_json(judged),
+            "exit_code": gates_exit([*gates, *checks]),
         }
         print(json.dumps(report, indent=2))
     else:
         print(found.table())
         _print_gates(gates)
-    return gates_exit(gates)
+        for path, agreements, found_checks in judged:
+            print_agreement(agreements, found_checks, sys.stdout, run=path)
+    return gates_exit([*gates, *checks])

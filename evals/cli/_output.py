@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .._results import ErrorRecord, EvalResult
-from .._results._gate import EXIT_OK, EXIT_UNDECIDED, gates_exit
+from .._results._gate import EXIT_OK, EXIT_UNDECIDED, Verdict, gates_exit
 from .._results._gate import EXIT_THRESHOLD as EXIT_THRESHOLD
 from ._spelling import for_cli
 
@@ -23,12 +23,13 @@ EXIT_INTERRUPTED = 130
 SHOWN_PER_KIND = 3
 
 
-def exit_code(result: EvalResult) -> int:
+def exit_code(result: EvalResult, more: Sequence[Verdict] = ()) -> int:
     """The exit code of a finished run (see the ``EXIT_*`` constants): item errors, then
-    the gates (`gates_exit`), then a run in which nothing was scored at all."""
+    the gates (`gates_exit`; ``more``: the ``--min-agreement`` gates), then a run in which
+    nothing was scored at all."""
     if result.summary.item_errors:
         return EXIT_ITEM_ERRORS
-    code = gates_exit(result.gates())
+    code = gates_exit([*result.gates(), *more])
     scorers = result.summary.scorers.values()
     if code == EXIT_OK and result.summary.items and scorers:
         if not any(s.n_scored for s in scorers):
@@ -122,13 +123,22 @@ def item_rows(result: EvalResult) -> list[dict[str, Any]]:
 
 
 def print_run(
-    result: EvalResult, fmt: str, out: TextIO | None = None, by: Sequence[str] = ()
+    result: EvalResult,
+    fmt: str,
+    out: TextIO | None = None,
+    by: Sequence[str] = (),
+    labels: str | None = None,
+    min_agreement: float | None = None,
 ) -> int:
     """Print a finished run as a table (errors on stderr) or as JSON, with its slices by
-    each metadata key in ``by``; the exit code."""
+    each metadata key in ``by`` and the judge's agreement with people (labels in
+    ``labels``, gated by ``min_agreement``); the exit code."""
+    from .._results._agreement import agreement_gates, judge_agreements
     from .._results._slices import slice_table, slices_json, slicings
 
     out = sys.stdout if out is None else out
+    agreements = judge_agreements(result, labels)
+    checks = [] if min_agreement is None else agreement_gates(agreements, min_agreement)
     errors = result.errors()
     slices = slicings(result.iter_items(), by, list(result.summary.scorers)) if by else {}
     if fmt == "json":
@@ -143,7 +153,9 @@ def print_run(
             "results_path": result.results_path,
             "unscored": unscored(result),
             "left_out": left_out(result),
-            "exit_code": exit_code(result),
+            "agreement": [a.model_dump(mode="json") for a in agreements],
+            "agreement_gates": [g.model_dump(mode="json") for g in checks],
+            "exit_code": exit_code(result, checks),
         }
         if slices:
             report["slices"] = {key: slices_json(groups) for key, groups in slices.items()}
@@ -161,4 +173,27 @@ def print_run(
             )
         for sid, why in left_out(result).items():
             print(f"scorekit: {sid} {why}", file=sys.stderr)
-    return exit_code(result)
+        print_agreement(agreements, checks, out)
+    return exit_code(result, checks)
+
+
+def print_agreement(
+    agreements: Sequence[Any], checks: Sequence[Any], out: TextIO, run: str = ""
+) -> None:
+    """The judge's agreement with people, one line per judged scorer, then each
+    ``--min-agreement`` gate's verdict."""
+    where = f"{run}: " if run else ""
+    if agreements:
+        print(
+            f"\n{where}judge agreement with people (label verdicts with `scorekit view`):", file=out
+        )
+        for a in agreements:
+            print(f"  {a.line()}", file=out)
+    for gate in checks:
+        head = f"{where}{gate.scorer} min agreement κ >= {gate.min_kappa:g}"
+        if gate.passed:
+            print(f"{head}: passed (κ {gate.kappa:.3f}, {gate.n} labels)", file=out)
+        elif gate.decided:
+            print(f"{head}: FAILED ({gate.why})", file=out)
+        else:
+            print(f"{head}: UNDECIDED, fails ({gate.why})", file=out)

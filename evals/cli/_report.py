@@ -21,11 +21,18 @@ def add(commands: Any) -> None:
     report.add_argument("--compare", metavar="BASELINE", help="a baseline results file")
     report.add_argument("--no-prompts", action="store_true", help="leave prompts out")
     report.add_argument("--title", default="scorekit report")
+    report.add_argument(
+        "--labels",
+        metavar="PATH",
+        help="people's labels of the judge's verdicts, shown as agreement (default: "
+        "scorekit-labels.sqlite beside RESULTS)",
+    )
     report.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from .._results import read_results
+    from .._results._agreement import judge_agreements
     from .._results._html import render_report
     from .._results._page import write_report
 
@@ -34,7 +41,14 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output else Path(args.results).with_suffix(".html")
     if output.is_dir():
         raise ConfigError(f"--output {output} is a directory; give a file path")
-    page = render_report(items, baseline=baseline, prompts=not args.no_prompts, title=args.title)
+    agreement = [a.line() for a in judge_agreements(items, args.labels)]
+    page = render_report(
+        items,
+        baseline=baseline,
+        prompts=not args.no_prompts,
+        title=args.title,
+        agreement=agreement,
+    )
     try:
         written = write_report(output, page)
     except OSError as exc:

@@ -102,6 +102,10 @@ def _estimate(args: argparse.Namespace, items: list, chosen: list, target: Any) 
     return EXIT_OK
 
 
+def _agreement(args: argparse.Namespace) -> dict[str, Any]:
+    return {"labels": args.labels, "min_agreement": args.min_agreement}
+
+
 def _refuse_empty(count: int, args: argparse.Namespace) -> None:
     if not count and not args.allow_empty:  # a wrong path in CI must not pass
         raise DatasetError(
@@ -138,7 +142,10 @@ def run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
             return print_run(
-                quickstart.run(judge, limit=args.limit, **common), args.format, by=args.by
+                quickstart.run(judge, limit=args.limit, **common),
+                args.format,
+                by=args.by,
+                **_agreement(args),
             )
 
         from .._data import load_dataset
@@ -151,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
             # a results file holds the items: stream the data, keep none in memory
             result = run_evals(args.data, chosen, target, keep_items=False, **common)
             _refuse_empty(result.summary.items, args)
-            return print_run(result, args.format, by=args.by)
+            return print_run(result, args.format, by=args.by, **_agreement(args))
         items = load_dataset(args.data)
         _refuse_empty(len(items), args)
         if args.by:  # a misspelt key is refused before anything is scored
@@ -162,7 +169,8 @@ def run(args: argparse.Namespace) -> int:
             items = items[: args.limit]
         if args.estimate:
             return _estimate(args, items, chosen, target)
-        return print_run(run_evals(items, chosen, target, **common), args.format, by=args.by)
+        result = run_evals(items, chosen, target, **common)
+        return print_run(result, args.format, by=args.by, **_agreement(args))
     finally:
         if judge is not None:
             judge.close()
