@@ -151,7 +151,8 @@ class RunIndex:
             for name in sorted(files):
                 if name.endswith(".jsonl") and not name.startswith("."):
                     path = Path(folder, name)
-                    yield path.relative_to(self.root).as_posix(), path
+                    if path.resolve().is_relative_to(self.root):  # no link out of the folder
+                        yield path.relative_to(self.root).as_posix(), path
 
     def scan(self) -> dict[str, Any]:
         """Find new, changed and removed files; start reading the new and changed ones.

@@ -1,0 +1,135 @@
+"""Headless Chromium driven over the DevTools protocol: open pages, run JavaScript in
+them, wait for what they show."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_browser = pytest.mark.skipif(
+    BROWSER is None, reason="headless Chromium not installed (apt-get install -y chromium)"
+)
+
+
+class Tab:
+    """One page of the browser."""
+
+    def __init__(self, socket_url: str):
+        import websocket
+
+        self._socket = websocket.create_connection(socket_url, timeout=60, suppress_origin=True)
+        self._ids = itertools.count(1)
+        self.errors: list[str] = []
+        self.call("Runtime.enable")
+        self.call("Page.enable")
+
+    def call(self, method: str, **params: Any) -> dict[str, Any]:
+        number = next(self._ids)
+        self._socket.send(json.dumps({"id": number, "method": method, "params": params}))
+        while True:
+            message = json.loads(self._socket.recv())
+            if message.get("method") == "Runtime.exceptionThrown":
+                self.errors.append(json.dumps(message["params"]["exceptionDetails"])[:500])
+            if message.get("id") == number:
+                if "error" in message:
+                    raise RuntimeError(message["error"])
+                return message.get("result", {})
+
+    def js(self, expression: str) -> Any:
+        """The value of ``expression`` (awaited when it is a promise)."""
+        found = self.call(
+            "Runtime.evaluate", expression=expression, awaitPromise=True, returnByValue=True
+        )
+        if "exceptionDetails" in found:
+            raise RuntimeError(json.dumps(found["exceptionDetails"])[:800])
+        return found["result"].get("value")
+
+    def open(self, url: str) -> None:
+        self.call("Page.navigate", url=url)
+
+    def wait(self, expression: str, timeout: float = 30.0) -> Any:
+        """Poll until ``expression`` is truthy; its value."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                value = self.js(expression)
+            except RuntimeError:
+                value = None
+            if value:
+                return value
+            time.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {expression}")
+
+    def ready(self, where: str, timeout: float = 30.0) -> None:
+        """Wait for the viewer to draw the page of ``where`` (``/``, ``/run/...``)."""
+        self.wait(
+            f"document.body && document.body.getAttribute('data-ready') === {where!r}", timeout
+        )
+
+    def screenshot(self, path: Path, width: int = 1280, height: int = 900) -> None:
+        import base64
+
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
+        data = self.call("Page.captureScreenshot", format="png")["data"]
+        path.write_bytes(base64.b64decode(data))
+
+    def close(self) -> None:
+        self._socket.close()
+
+
+class Browser:
+    """A headless Chromium of its own profile; `tab()` opens a page."""
+
+    def __init__(self) -> None:
+        assert BROWSER is not None
+        self._profile = tempfile.TemporaryDirectory()
+        self._process = subprocess.Popen(
+            [
+                BROWSER,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--remote-debugging-port=0",
+                f"--user-data-dir={self._profile.name}",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        port_file = Path(self._profile.name, "DevToolsActivePort")
+        deadline = time.monotonic() + 60
+        while not port_file.is_file() or not port_file.read_text().strip():
+            if time.monotonic() > deadline or self._process.poll() is not None:
+                raise RuntimeError("Chromium did not start")
+            time.sleep(0.05)
+        self.port = int(port_file.read_text().split()[0])
+
+    def tab(self) -> Tab:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}/json/new?about:blank", method="PUT"
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            target = json.loads(response.read())
+        return Tab(target["webSocketDebuggerUrl"])
+
+    def close(self) -> None:
+        self._process.kill()
+        self._process.wait(timeout=30)
+        self._profile.cleanup()

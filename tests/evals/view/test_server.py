@@ -1,0 +1,229 @@
+"""The viewer over real HTTP: what it lists and answers, and what it refuses."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+import time
+
+import pytest
+
+from evals import LabelStore, ViewServer, read_results
+
+from .conftest import Client
+
+
+@pytest.fixture
+def served(runs):
+    with ViewServer(runs) as server:
+        server.app.index.wait()
+        yield server, Client(server)
+
+
+def test_the_runs_their_means_and_a_new_file_without_a_restart(served, runs):
+    server, client = served
+    listed = client.get("/api/runs")
+    assert [r["path"] for r in listed["runs"]] == ["k1.jsonl", "k2.jsonl", "k3.jsonl"]
+    assert [d["path"] for d in listed["data_sets"]] == ["synth/labelled.jsonl"]
+    k3 = next(r for r in listed["runs"] if r["path"] == "k3.jsonl")
+    expected = read_results(runs / "k3.jsonl").summary
+    assert (
+        k3["summary"]["scorers"]["context-recall"]["mean"]
+        == expected.scorers["context-recall"].mean
+    )
+    assert k3["items"] == 28 and k3["header"]["scorers"]["context-recall"]["judge"]
+    shutil.copy(runs / "k1.jsonl", runs / "later.jsonl")
+    client.get("/api/runs")
+    server.app.index.wait()
+    assert "later.jsonl" in [r["path"] for r in client.get("/api/runs")["runs"]]
+    (runs / "later.jsonl").unlink()
+    assert "later.jsonl" not in [r["path"] for r in client.get("/api/runs")["runs"]]
+
+
+def test_a_changed_file_is_read_again_and_the_index_survives_a_restart(runs):
+    with ViewServer(runs) as server:
+        server.app.index.wait()
+        before = Client(server).get("/api/run?path=k1.jsonl")["items"]
+    lines = (runs / "k1.jsonl").read_bytes().splitlines(keepends=True)
+    (runs / "k1.jsonl").write_bytes(b"".join(lines[:-3]))  # a run cut short
+    with ViewServer(runs) as server:
+        assert "k1.jsonl" in server.app.index.scan()["indexing"]
+        server.app.index.wait()
+        assert Client(server).get("/api/run?path=k1.jsonl")["items"] == before - 3
+        assert server.app.index.scan()["indexing"] == []  # the others came from the index
+
+
+def test_items_page_by_page_and_one_in_full(served, runs):
+    _, client = served
+    page = client.get("/api/items?path=k2.jsonl&start=25&count=10")
+    assert page["total"] == 28 and [i["index"] for i in page["items"]] == [25, 26, 27]
+    expected = list(read_results(runs / "k2.jsonl"))
+    assert [i["id"] for i in page["items"]] == [x.item.id for x in expected[25:]]
+    first = page["items"][0]["scores"]["context-recall"]
+    assert first["score"] == expected[25].scorer_results["context-recall"].score
+    full = client.get("/api/item?path=k2.jsonl&index=25")
+    assert full["scorer_results"]["context-recall"]["reason"] == (
+        expected[25].scorer_results["context-recall"].reason
+    )
+
+
+def test_compare_three_runs_with_a_gate(served):
+    _, client = served
+    found = client.get(
+        "/api/compare?path=k1.jsonl&path=k2.jsonl&path=k3.jsonl&max_drop=context-recall%3D0.01"
+    )
+    assert "k1.jsonl" in found["table"] and "k3.jsonl" in found["table"]
+    assert [g["run"] for g in found["gates"]] == ["k2.jsonl", "k3.jsonl"]
+    assert found["exit_code"] == 0 and "<table" in found["html"]
+    status, why = client.request("/api/compare?path=k1.jsonl")
+    assert status == 400 and "at least two" in why["error"]
+
+
+def test_label_verdicts_and_see_the_agreement(served, runs):
+    _, client = served
+    sample = client.get("/api/sample?path=k3.jsonl&n=12&seed=3")["verdicts"]
+    assert len(sample) == 12 and len({v["key"] for v in sample}) == 12
+    strata = {(v["scorer_id"], v["supported"]) for v in sample}
+    assert len(strata) == 4  # recall and precision, supported and not: 3 of each
+    for k, verdict in enumerate(sample):
+        label = verdict["supported"] if k % 4 else not verdict["supported"]
+        saved = client.post("/api/label", {"verdict": verdict, "label": label})
+    assert saved["agreement"]["n"] == 6
+    again = client.get("/api/sample?path=k3.jsonl&n=12&seed=3")["verdicts"]
+    assert not {v["key"] for v in again} & {v["key"] for v in sample}  # labelled: not asked
+    run = client.get("/api/run?path=k1.jsonl")  # another run of the same judge and prompt
+    lines = {a["scorer_id"]: a for a in run["agreement"]}
+    assert lines["context-recall"]["n"] == 6 and lines["context-precision"]["n"] == 6
+    assert len(LabelStore(runs).labels()) == 12
+
+
+def test_reviewing_a_synthesized_set_writes_the_accepted_rows(served, runs):
+    _, client = served
+    found = client.get("/api/data_set?path=synth/labelled.jsonl")
+    rows = found["rows"]
+    assert len(rows) >= 3 and found["reviews"] == {}
+    edited = {**rows[0], "input": "An edited question?"}
+    client.post(
+        "/api/review",
+        {"data_set": "synth/labelled.jsonl", "row_id": rows[0]["id"], "decision": "accept",
+         "row": edited},
+    )  # fmt: skip
+    client.post(
+        "/api/review",
+        {"data_set": "synth/labelled.jsonl", "row_id": rows[1]["id"], "decision": "reject",
+         "row": rows[1]},
+    )  # fmt: skip
+    client.post(
+        "/api/review",
+        {"data_set": "synth/labelled.jsonl", "row_id": rows[2]["id"], "decision": "accept",
+         "row": rows[2]},
+    )  # fmt: skip
+    written = client.post("/api/write", {"data_set": "synth/labelled.jsonl"})
+    assert written == {"path": "synth/labelled.reviewed.jsonl", "rows": 2}
+    out = [json.loads(x) for x in (runs / "synth/labelled.reviewed.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in out] == [rows[0]["id"], rows[2]["id"]]
+    assert out[0]["input"] == "An edited question?" and out[1] == rows[2]
+    from evals import load_dataset
+
+    assert len(load_dataset(runs / "synth/labelled.reviewed.jsonl")) == 2
+    client.post("/api/write", {"data_set": "synth/labelled.jsonl"})  # its own file: replaced
+    (runs / "synth/labelled.reviewed.jsonl").write_text('{"id": "mine", "input": "q"}\n')
+    status, why = client.request("/api/write", {"data_set": "synth/labelled.jsonl"})
+    assert status == 400 and "not written by this review" in why["error"]
+    assert "mine" in (runs / "synth/labelled.reviewed.jsonl").read_text()
+
+
+def test_every_request_needs_the_token(served):
+    server, client = served
+    for path in ("/", "/api/runs", "/static/view.js", "/report?path=k1.jsonl"):
+        status, _ = client.request(path, token="")
+        assert status == 403, path
+        status, _ = client.request(path, token="x" * len(server.token))
+        assert status == 403, path
+    assert client.request("/api/runs", query_token=True)[0] == 200
+    status, page = client.request("/", query_token=True)
+    assert status == 200 and server.token in page and "<script src=" in page
+
+
+def test_writes_need_the_header_token_and_the_same_origin(served, runs):
+    server, client = served
+    verdict = client.get("/api/sample?path=k1.jsonl&n=1")["verdicts"][0]
+    body = {"verdict": verdict, "label": True}
+    status, _ = client.request("/api/label?token=" + server.token, body, token="")
+    assert status == 403  # a token in the address is not enough to write
+    status, _ = client.request("/api/label", body, headers={"Origin": "http://evil.example"})
+    assert status == 403
+    status, _ = client.request(
+        "/api/label", body, headers={"Content-Type": "application/x-www-form-urlencoded"}
+    )
+    assert status == 400
+    assert LabelStore(runs).labels() == []
+    status, _ = client.request("/api/label", body, headers={"Origin": server.origin})
+    assert status == 200 and len(LabelStore(runs).labels()) == 1
+
+
+def test_a_foreign_host_header_is_refused(served):
+    _, client = served
+    status, why = client.request("/api/runs", headers={"Host": "attacker.example:80"})
+    assert status == 403 and "Host" in why["error"]
+
+
+def test_nothing_outside_the_folder_is_served(served, runs, tmp_path):
+    _, client = served
+    secret = tmp_path / "secret.jsonl"
+    shutil.copy(runs / "k1.jsonl", secret)
+    os.symlink(secret, runs / "link.jsonl")
+    os.symlink(tmp_path, runs / "outside")
+    client.get("/api/runs")
+    for path in (
+        "../secret.jsonl",
+        str(secret),
+        "link.jsonl",
+        "outside/secret.jsonl",
+        "k1.jsonl/../../secret.jsonl",
+        "%2e%2e/secret.jsonl",
+    ):
+        for route in ("/api/run", "/api/items", "/report"):
+            status, _ = client.request(f"{route}?path={path}")
+            assert status in (400, 404), (route, path, status)
+    for asset in ("/static/../_http.py", "/static/view.html", "/static/%2e%2e/_app.py"):
+        assert client.request(asset)[0] == 404
+
+
+def test_concurrent_labels_from_two_clients_are_all_kept(served, runs):
+    _, client = served
+    verdicts = client.get("/api/sample?path=k2.jsonl&n=40&seed=1")["verdicts"]
+    failures: list[object] = []
+
+    def label(part):
+        for verdict in part:
+            status, found = client.request("/api/label", {"verdict": verdict, "label": False})
+            if status != 200:
+                failures.append(found)
+
+    tabs = [threading.Thread(target=label, args=(verdicts[k::2],)) for k in (0, 1)]
+    for tab in tabs:
+        tab.start()
+    for tab in tabs:
+        tab.join()
+    assert failures == []
+    assert {x.key for x in LabelStore(runs).labels()} == {v["key"] for v in verdicts}
+
+
+def test_the_viewer_serves_a_big_folder_before_it_has_read_it(runs):
+    big = runs / "big.jsonl"
+    with big.open("wb") as out:
+        for _ in range(30):
+            out.write((runs / "k3.jsonl").read_bytes())
+    with ViewServer(runs) as server:
+        started = time.monotonic()
+        listed = Client(server).get("/api/runs")
+        assert time.monotonic() - started < 30
+        assert "big.jsonl" in listed["indexing"] or "big.jsonl" in [
+            r["path"] for r in listed["runs"]
+        ]
+        server.app.index.wait()
+        record = Client(server).get("/api/run?path=big.jsonl")
+        assert record["items"] == 28  # the same ids repeated: the last line of each wins
