@@ -327,7 +327,7 @@
       else if (where.startsWith("/review/")) await reviewPage(decodeURIComponent(where.slice(8)));
       else if (where.startsWith("/data_set/")) await dataSetPage(decodeURIComponent(where.slice(10)));
       else await home();
-      document.body.setAttribute("data-ready", where);
+      document.body.setAttribute("data-ready", decodeURIComponent(where));
     } catch (error) {
       failed(error);
       document.body.setAttribute("data-ready", "error");

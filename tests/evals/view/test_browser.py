@@ -1,0 +1,190 @@
+"""A person at the viewer in headless Chromium: the runs and their trend, a comparison,
+thirty verdicts labelled, the server killed and restarted, a synthesized set reviewed."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from evals import LabelStore
+from evals.cli import main
+
+from ._browser import Browser, needs_browser
+
+pytestmark = [pytest.mark.slow, needs_browser]
+
+
+def start_view(folder: Path) -> tuple[subprocess.Popen, str]:
+    """``scorekit view FOLDER --port 0`` in its own process; it and its address."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "evals.cli", "view", str(folder), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    for _ in range(3):
+        line = proc.stdout.readline()
+        if "token=" in line:
+            return proc, line.strip()
+    proc.kill()
+    raise AssertionError(f"no address printed: {proc.stderr.read() if proc.stderr else ''}")
+
+
+@pytest.fixture
+def browser():
+    found = Browser()
+    yield found
+    found.close()
+
+
+def test_browse_compare_label_kill_restart_and_review(runs, browser, capsys):
+    proc, url = start_view(runs)
+    try:
+        tab = browser.tab()
+        tab.open(url)
+        tab.ready("/")
+        assert tab.js("document.querySelectorAll('#runs tbody tr').length") == 3
+        charts = tab.js("[...document.querySelectorAll('#trends svg')].map(s => s.dataset.scorer)")
+        assert "context-recall" in charts and "mrr" in charts and len(charts) == 7
+        points = "#trends svg[data-scorer='context-recall'] circle"
+        assert tab.js(f"document.querySelectorAll({points!r}).length") == 3
+
+        shutil.copy(runs / "k2.jsonl", runs / "k4.jsonl")  # a new run: no restart
+        tab.wait("document.querySelectorAll('#runs tbody tr').length === 4")
+
+        tab.js(
+            "for (const b of document.querySelectorAll('#runs input[type=checkbox]'))"
+            "  if (['k1.jsonl', 'k2.jsonl', 'k3.jsonl'].includes(b.dataset.path)) b.click();"
+            "document.getElementById('compare').click()"
+        )
+        tab.ready("/compare")
+        assert tab.js("document.querySelectorAll('#comparison table.runs').length") == 7
+        tab.js(
+            "document.getElementById('max-drop').value = 'context-recall=0.5';"
+            "[...document.querySelectorAll('button')].find(b => b.textContent === 'Apply').click()"
+        )
+        tab.wait("(document.getElementById('verdict') || {}).textContent === 'gates passed'")
+
+        tab.open(url + "#/run/k3.jsonl")
+        tab.ready("/run/k3.jsonl")
+        assert "no labels for this judge yet" in tab.js(
+            "document.getElementById('agreement').textContent"
+        )
+        assert tab.js("document.querySelectorAll('#items tr').length") == 28
+        tab.js("document.querySelector('#items tr').click()")
+        tab.wait("!!document.querySelector('#item-detail h2')")
+        tab.js("document.querySelector('#agreement a').click()")
+        tab.ready("/review/k3.jsonl")
+        given = []
+        for k in range(30):
+            tab.wait(f"document.getElementById('progress').textContent.startsWith('{k} of 30')")
+            key = "disagree" if k % 6 == 0 else "agree"
+            given.append(key)
+            tab.js(f"document.getElementById({key!r}).click()")
+        tab.wait("document.getElementById('progress').textContent.startsWith('30 of 30')")
+        assert "labels" in tab.js("document.getElementById('live-agreement').textContent")
+        assert tab.errors == []
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+
+    stored = LabelStore(runs).labels()
+    assert len(stored) == 30
+    assert sum(1 for x in stored if x.agrees is False) == given.count("disagree") == 5
+
+    proc, url = start_view(runs)  # a new server, a new token: every label is there
+    try:
+        tab = browser.tab()
+        tab.open(url + "#/run/k3.jsonl")
+        tab.ready("/run/k3.jsonl")
+        lines = tab.js("[...document.querySelectorAll('#agreement li')].map(li => li.textContent)")
+        counts = [int(re.search(r"(\d+) labels", line).group(1)) for line in lines]
+        assert sum(counts) == 30 and all("κ " in line for line in lines), lines
+
+        tab.open(url + "#/data_set/synth%2Flabelled.jsonl")
+        tab.ready("/data_set/synth/labelled.jsonl")
+        rows = tab.js("[...document.querySelectorAll('#rows tbody tr')].map(r => r.dataset.row)")
+        assert len(rows) >= 3
+        tab.js(
+            "const rows = document.querySelectorAll('#rows tbody tr');"
+            "rows[0].querySelector('.question').value = 'Edited: where does the Rhine rise?';"
+            "rows[0].querySelector('.accept').click(); rows[1].querySelector('.reject').click();"
+            "rows[2].querySelector('.accept').click()"
+        )
+        tab.wait("document.querySelectorAll('#rows tr.row-accept').length === 2")
+        tab.js("document.getElementById('write').click()")
+        tab.wait("document.getElementById('written').textContent.startsWith('Wrote 2')")
+        written = [json.loads(x) for x in (runs / "synth/labelled.reviewed.jsonl").open()]
+        assert [r["id"] for r in written] == [rows[0], rows[2]]
+        assert written[0]["input"] == "Edited: where does the Rhine rise?"
+
+        one, two = browser.tab(), browser.tab()  # two tabs labelling at once
+        one.open(url + "#/review/k1.jsonl")
+        two.open(url + "#/review/k2.jsonl")
+        one.ready("/review/k1.jsonl")
+        two.ready("/review/k2.jsonl")
+        for k in range(8):
+            for tab in (one, two):
+                tab.wait(f"document.getElementById('progress').textContent.startsWith('{k} of')")
+                tab.js("document.getElementById('unsure').click()")
+        for tab in (one, two):
+            tab.wait("document.getElementById('progress').textContent.startsWith('8 of')")
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    stored = LabelStore(runs).labels()
+    assert sum(1 for x in stored if x.label is None) == 16 and len(stored) == 46
+
+    assert main(["compare", str(runs / "k1.jsonl"), str(runs / "k3.jsonl"),
+                 "--min-agreement", "0.2"]) in (0, 1)  # fmt: skip
+    out = capsys.readouterr().out
+    assert "judge agreement with people" in out and "labels" in out
+
+
+def test_data_that_looks_like_markup_stays_text(runs, browser):
+    hostile = "<img src=x onerror=\"document.title='pwned'\">"
+    lines = (runs / "k1.jsonl").read_text().splitlines()
+    changed = []
+    for line in lines:
+        data = json.loads(line)
+        if "item" in data:
+            data["item"]["id"] = hostile + data["item"]["id"]
+            data["item"]["input"] = hostile
+        changed.append(json.dumps(data))
+    name = "<img src=x onerror=alert(1)>.jsonl"
+    (runs / name).write_text("\n".join(changed) + "\n")
+    proc, url = start_view(runs)
+    try:
+        tab = browser.tab()
+        tab.open(url)
+        tab.ready("/")
+        assert tab.js(
+            f"[...document.querySelectorAll('#runs a')].some(a => a.textContent === {name!r})"
+        )
+        assert tab.js("document.querySelectorAll('img').length") == 0
+        quoted = urllib.parse.quote(name, safe="")
+        tab.open(url + "#/run/" + quoted)
+        tab.ready("/run/" + name)
+        assert tab.js("document.querySelectorAll('#items tr').length") == 28
+        time.sleep(0.5)
+        assert tab.js("document.querySelectorAll('img').length") == 0
+        assert tab.js("document.title") == "scorekit view"
+        tab.open(url + "#/compare?path=k1.jsonl&path=" + quoted)
+        tab.ready("/compare")
+        tab.wait("document.querySelectorAll('#comparison table').length > 0")
+        assert tab.js("document.querySelectorAll('img').length") == 0
+        assert tab.js("document.title") == "scorekit view"
+        assert tab.errors == []
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
