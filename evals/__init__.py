@@ -61,6 +61,7 @@ _EXPORTS: dict[str, str] = {
     "AgreementGate": "._results._agreement",
     "judge_agreements": "._results._agreement",
     "agreement_gates": "._results._agreement",
+    "sample_verdicts": "._results._agreement",
     "MIN_LABELS": "._results._agreement",
     "ViewServer": "._view",
     "Calibration": "._calibrate",
@@ -126,6 +127,7 @@ if TYPE_CHECKING:
         JudgeAgreement,
         agreement_gates,
         judge_agreements,
+        sample_verdicts,
     )
     from ._runner import IgnoredColumnsWarning, ItemFailedError, arun_evals, run_evals
     from ._shards import merge_results
@@ -218,6 +220,7 @@ __all__ = [
     "read_corpus",
     "read_results",
     "run_evals",
+    "sample_verdicts",
     "scored",
     "summarize",
     "synthesize",

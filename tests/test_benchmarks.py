@@ -61,3 +61,17 @@ def test_power_benchmark_smoke(tmp_path):
     rows = [line for line in proc.stdout.splitlines() if line.startswith("| normal | 300 |")]
     found = float(rows[0].split("|")[4])
     assert 0.65 < found < 0.95  # about 80%: 200 trials leave about ±0.06
+
+
+def test_view_benchmark_smoke(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_view.py"), "--runs", "5",
+         "--items", "300"],  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "5 runs of 28 items: first reading" in proc.stdout
+    assert "1 run of 300 items: a page of 50 items" in proc.stdout

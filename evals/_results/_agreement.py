@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from scorers import ConfigError
-from scorers._runtime import finite
+from scorers._runtime import finite, integer
 
 from .._calibrate import agreement
 from .._labels import JudgeVerdict, LabelStore, label_store
@@ -27,7 +27,6 @@ from .._labels import JudgeVerdict, LabelStore, label_store
 if TYPE_CHECKING:
     from ._header import RunHeader
     from ._items import ItemResult
-    from ._run_view import RunView
 
 MIN_LABELS = 10
 """Fewer decided labels than this and the agreement gate does not decide (exit 4)."""
@@ -127,7 +126,7 @@ def judged_scorers(header: RunHeader | None) -> dict[str, tuple[str, str]]:
 
 
 def judge_agreements(
-    run: RunView | RunHeader | str | os.PathLike[str] | None,
+    run: Any,
     labels: LabelStore | str | os.PathLike[str] | None = None,
 ) -> list[JudgeAgreement]:
     """How often people agree with each judged scorer of a run, counting only labels made
@@ -204,7 +203,7 @@ def agreements_for(header: RunHeader | None, store: LabelStore) -> list[JudgeAgr
 
 
 def agreement_gates(
-    run: RunView | RunHeader | str | os.PathLike[str] | Iterable[JudgeAgreement] | None,
+    run: Any,
     min_kappa: float,
     labels: LabelStore | str | os.PathLike[str] | None = None,
 ) -> list[AgreementGate]:
@@ -336,6 +335,39 @@ def _reference(item: ItemResult, sid: str) -> str:
 
 
 def sample_verdicts(
+    run: Any,
+    n: int = 30,
+    *,
+    seed: int = 0,
+    labels: LabelStore | str | os.PathLike[str] | None = None,
+) -> list[JudgeVerdict]:
+    """Verdicts of a run's judge for a person to label (as ``scorekit view`` shows them):
+    up to ``n``, stratified by scorer and verdict, drawn with ``seed``, leaving out those
+    already labelled in ``labels`` (default: beside the results file).
+
+    Args:
+        run: A results file, or a run (`EvalResult`, `read_results`' list).
+        n: How many.
+        seed: The draw's seed.
+        labels: Where the labels are, as for `judge_agreements`.
+
+    Returns:
+        `JudgeVerdict`s; give each to `LabelStore.save` with the person's answer.
+    """
+    n = integer("n", n)
+    header, near = _header_of(run)
+    store = label_store(labels, near)
+    if isinstance(run, (str, os.PathLike)):
+        from ._previous import PreviousItems
+
+        items: Iterable[ItemResult] = PreviousItems(Path(run)).in_file_order()
+        name = Path(run).name
+    else:
+        items, name = run.iter_items(), "" if near is None else near.name
+    return draw_verdicts(items, name, header, n, seed=seed, skip=store.keys())
+
+
+def draw_verdicts(
     items: Iterable[ItemResult],
     run: str,
     header: RunHeader | None,

@@ -11,7 +11,7 @@ from typing import Any
 from scorers import ConfigError
 
 from .._labels import JudgeVerdict, LabelStore
-from .._results._agreement import agreement_gates, agreements_for, sample_verdicts
+from .._results._agreement import agreement_gates, agreements_for, draw_verdicts
 from .._results._header import RunHeader
 from ._datasets import accepted_rows, data_set_rows
 from ._index import Entry, RunIndex
@@ -152,7 +152,7 @@ class ViewApp:
         n = min(max(_int(params, "n", 30), 1), 500)
         header = _header(entry)
         items = self.index.iter_items(entry)
-        chosen = sample_verdicts(
+        chosen = draw_verdicts(
             items, entry.path, header, n, seed=_int(params, "seed", 0), skip=self.store.keys()
         )
         return {"verdicts": [v.model_dump(mode="json") | {"key": v.key} for v in chosen]}

@@ -22,7 +22,7 @@ from evals import (
     judge_agreements,
     read_results,
 )
-from evals._results._agreement import sample_verdicts, verdicts_of
+from evals._results._agreement import draw_verdicts, verdicts_of
 from evals.cli import main
 from evals.testing import FakeLLMServer
 from scorers import ConfigError, create_context_recall_scorer
@@ -174,12 +174,12 @@ def test_every_verdict_of_a_run_and_a_stratified_seeded_sample(judged_run):
     assert len(precision) == 28 * 3 and all(v.kind == "chunk" for v in precision)
     claims = sum(len(i.scorer_results["context-recall"].details["claims"]["claims"]) for i in run)
     assert len(recall) == claims and all(v.context for v in recall)
-    one = sample_verdicts(run, "run.jsonl", run.header, 20, seed=5)
+    one = draw_verdicts(run, "run.jsonl", run.header, 20, seed=5)
     assert [v.key for v in one] == [
-        v.key for v in sample_verdicts(run, "run.jsonl", run.header, 20, seed=5)
+        v.key for v in draw_verdicts(run, "run.jsonl", run.header, 20, seed=5)
     ]
     assert [v.key for v in one] != [
-        v.key for v in sample_verdicts(run, "run.jsonl", run.header, 20, seed=6)
+        v.key for v in draw_verdicts(run, "run.jsonl", run.header, 20, seed=6)
     ]
     strata = [(v.scorer_id, v.supported) for v in one]
     counts = {s: strata.count(s) for s in set(strata)}
@@ -191,7 +191,7 @@ def test_every_verdict_of_a_run_and_a_stratified_seeded_sample(judged_run):
         ("context-recall", True): 5,
         ("context-recall", False): 3,
     }
-    skipped = sample_verdicts(run, "run.jsonl", run.header, 500, skip={v.key for v in one})
+    skipped = draw_verdicts(run, "run.jsonl", run.header, 500, skip={v.key for v in one})
     assert not {v.key for v in skipped} & {v.key for v in one}
     assert len(skipped) == len({v.key for v in every}) - 20
 
@@ -199,7 +199,7 @@ def test_every_verdict_of_a_run_and_a_stratified_seeded_sample(judged_run):
 def test_run_and_compare_print_agreement_and_gate_on_it(judged_run, tmp_path, capsys):
     run = read_results(judged_run)
     store = LabelStore(tmp_path)
-    sample = sample_verdicts(run, "run.jsonl", run.header, 30, seed=0)
+    sample = draw_verdicts(run, "run.jsonl", run.header, 30, seed=0)
     for k, v in enumerate(sample):
         store.save(v, v.supported if k % 10 else not v.supported)  # 3 of 30 disagree
     code = main(["compare", str(judged_run), str(judged_run), "--labels", str(tmp_path),
@@ -247,7 +247,7 @@ def test_scorekit_run_gates_on_agreement(tmp_path, capsys):
 def test_calibrate_reads_the_stored_labels(tmp_path, judged_run):
     run = read_results(judged_run)
     store = LabelStore(tmp_path)
-    sample = sample_verdicts(run, "run.jsonl", run.header, 16, seed=2)
+    sample = draw_verdicts(run, "run.jsonl", run.header, 16, seed=2)
     for v in sample:
         store.save(v, v.supported)
     with FakeLLMServer() as server:
