@@ -238,11 +238,15 @@
     let at = 0;
     const progress = el("p", { id: "progress" });
     const card = el("div", { class: "card", id: "card" });
-    const agreement = el("div", { class: "banner", id: "live-agreement", text: "Label a verdict to see the judge's agreement." });
+    const run = await api("/api/run?path=" + enc(path));
+    const agreement = el("div", { class: "banner", id: "live-agreement" },
+      run.agreement.map((a) => el("div", { "data-scorer": a.scorer_id, text: a.line })));
     async function answer(label) {
       const v = verdicts[at];
       const saved = await api("/api/label", { verdict: v, label });
-      agreement.textContent = saved.agreement.line;
+      const line = [...agreement.children].find((d) => d.dataset.scorer === v.scorer_id);
+      if (line) line.textContent = saved.agreement.line;
+      else agreement.append(el("div", { "data-scorer": v.scorer_id, text: saved.agreement.line }));
       at += 1;
       draw();
     }
