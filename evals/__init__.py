@@ -61,7 +61,7 @@ _EXPORTS: dict[str, str] = {
     "AgreementGate": "._results._agreement",
     "judge_agreements": "._results._agreement",
     "agreement_gates": "._results._agreement",
-    "sample_verdicts": "._results._agreement",
+    "sample_verdicts": "._results._verdicts",
     "MIN_LABELS": "._results._agreement",
     "ViewServer": "._view",
     "Calibration": "._calibrate",
@@ -127,8 +127,8 @@ if TYPE_CHECKING:
         JudgeAgreement,
         agreement_gates,
         judge_agreements,
-        sample_verdicts,
     )
+    from ._results._verdicts import sample_verdicts
     from ._runner import IgnoredColumnsWarning, ItemFailedError, arun_evals, run_evals
     from ._shards import merge_results
     from ._synthesis import (

@@ -65,8 +65,14 @@ def test_power_benchmark_smoke(tmp_path):
 
 def test_view_benchmark_smoke(tmp_path):
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_view.py"), "--runs", "5",
-         "--items", "300"],  # fmt: skip
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "bench_view.py"),
+            "--runs",
+            "5",
+            "--items",
+            "300",
+        ],
         capture_output=True,
         text=True,
         timeout=600,

@@ -11,28 +11,23 @@ resamples, seed 0).
 from __future__ import annotations
 
 import os
-import random
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
 from scorers import ConfigError
-from scorers._runtime import finite, integer
+from scorers._runtime import finite
 
 from .._calibrate import agreement
-from .._labels import JudgeVerdict, LabelStore, label_store
+from .._labels import LabelStore, label_store
+from ._verdicts import header_of_run, judged_scorers
 
 if TYPE_CHECKING:
     from ._header import RunHeader
-    from ._items import ItemResult
 
 MIN_LABELS = 10
 """Fewer decided labels than this and the agreement gate does not decide (exit 4)."""
-
-VERDICT_STEP = "verdicts"
-"""The prompt step whose verdicts people label; its version keys the labels."""
 
 
 def _no_interval() -> list[float | None]:
@@ -113,18 +108,6 @@ class AgreementGate(BaseModel):
     why: str = ""
 
 
-def judged_scorers(header: RunHeader | None) -> dict[str, tuple[str, str]]:
-    """Per scorer of a run whose judge gives verdicts people can label: (judge model,
-    verdict prompt version)."""
-    if header is None:
-        return {}
-    return {
-        sid: (model, d.prompt_versions[VERDICT_STEP])
-        for sid, d in header.scorers.items()
-        if (model := d.judge_model) and VERDICT_STEP in d.prompt_versions
-    }
-
-
 def judge_agreements(
     run: Any,
     labels: LabelStore | str | os.PathLike[str] | None = None,
@@ -143,34 +126,8 @@ def judge_agreements(
         One `JudgeAgreement` per scorer whose judge gives verdicts (context recall,
         precision, utilization); none for a run without a judge.
     """
-    header, near = _header_of(run)
+    header, near = header_of_run(run)
     return agreements_for(header, label_store(labels, near))
-
-
-def _header_of(run: Any) -> tuple[RunHeader | None, Path | None]:
-    from ._header import RunHeader
-
-    if run is None or isinstance(run, RunHeader):
-        return run, None
-    if isinstance(run, (str, os.PathLike)):
-        path = Path(run)
-        if not path.is_file():
-            raise ConfigError(f"results file {path} does not exist")
-        return last_header(path), path
-    near = getattr(run, "results_path", None)
-    return getattr(run, "header", None), None if near is None else Path(near)
-
-
-def last_header(path: Path) -> RunHeader | None:
-    """The last header line of a results file (read as a stream; None without one)."""
-    from ._header import HEADER_PREFIX, parse_header
-
-    found = None
-    with path.open("rb") as handle:
-        for raw in handle:
-            if raw.startswith(HEADER_PREFIX):
-                found = parse_header(raw) or found
-    return found
 
 
 def agreements_for(header: RunHeader | None, store: LabelStore) -> list[JudgeAgreement]:
@@ -257,154 +214,3 @@ def agreement_gates(
             )
         )
     return gates
-
-
-def verdicts_of(item: ItemResult, run: str, header: RunHeader | None) -> list[JudgeVerdict]:
-    """Every verdict a person can label in one finished item."""
-    judged = judged_scorers(header)
-    found: list[JudgeVerdict] = []
-    for sid, result in item.scorer_results.items():
-        if sid not in judged or result.status != "scored":
-            continue
-        model, prompt = judged[sid]
-        details = result.details
-        listed = (details.get("sampling") or details.get(VERDICT_STEP) or {}).get("verdicts")
-        if not isinstance(listed, list):
-            continue
-        common: dict[str, Any] = {
-            "scorer_id": sid,
-            "judge_model": model,
-            "prompt_version": prompt,
-            "run": run,
-            "item_id": item.item.id,
-            "input": _text(item.item.input),
-        }
-        chunks = [_chunk_text(c) for c in details.get("context") or []]
-        claims = (details.get("claims_used") or details.get("claims") or {}).get("claims") or []
-        for v in listed:
-            if not isinstance(v, dict) or v.get("verdict") not in ("yes", "no"):
-                continue
-            supported, reason = v["verdict"] == "yes", str(v.get("reason", ""))
-            if "claim_index" in v and 0 <= (i := v["claim_index"]) < len(claims):
-                found.append(
-                    JudgeVerdict(
-                        **common,
-                        kind="claim",
-                        position=i,
-                        text=str(claims[i]),
-                        context=chunks,
-                        supported=supported,
-                        reason=reason,
-                    )
-                )
-            elif "context_index" in v and 0 <= (i := v["context_index"]) < len(chunks):
-                found.append(
-                    JudgeVerdict(
-                        **common,
-                        kind="chunk",
-                        position=i,
-                        text=chunks[i],
-                        reference=_reference(item, sid),
-                        supported=supported,
-                        reason=reason,
-                    )
-                )
-    return found
-
-
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list) and value and isinstance(value[-1], dict):
-        return str(value[-1].get("content", ""))  # a message history: its last message
-    return str(value)
-
-
-def _chunk_text(chunk: Any) -> str:
-    return str(chunk.get("text", "")) if isinstance(chunk, dict) else str(chunk)
-
-
-def _reference(item: ItemResult, sid: str) -> str:
-    if sid == "context-utilization":
-        target = item.target_result
-        output = target.output if target is not None else item.item.output
-        return _text(output)
-    return _text(item.item.ground_truth)
-
-
-def sample_verdicts(
-    run: Any,
-    n: int = 30,
-    *,
-    seed: int = 0,
-    labels: LabelStore | str | os.PathLike[str] | None = None,
-) -> list[JudgeVerdict]:
-    """Verdicts of a run's judge for a person to label (as ``scorekit view`` shows them):
-    up to ``n``, stratified by scorer and verdict, drawn with ``seed``, leaving out those
-    already labelled in ``labels`` (default: beside the results file).
-
-    Args:
-        run: A results file, or a run (`EvalResult`, `read_results`' list).
-        n: How many.
-        seed: The draw's seed.
-        labels: Where the labels are, as for `judge_agreements`.
-
-    Returns:
-        `JudgeVerdict`s; give each to `LabelStore.save` with the person's answer.
-    """
-    n = integer("n", n)
-    header, near = _header_of(run)
-    store = label_store(labels, near)
-    if isinstance(run, (str, os.PathLike)):
-        from ._previous import PreviousItems
-
-        items: Iterable[ItemResult] = PreviousItems(Path(run)).in_file_order()
-        name = Path(run).name
-    else:
-        items, name = run.iter_items(), "" if near is None else near.name
-    return draw_verdicts(items, name, header, n, seed=seed, skip=store.keys())
-
-
-def draw_verdicts(
-    items: Iterable[ItemResult],
-    run: str,
-    header: RunHeader | None,
-    n: int,
-    *,
-    seed: int = 0,
-    skip: set[str] | frozenset[str] = frozenset(),
-) -> list[JudgeVerdict]:
-    """Up to ``n`` verdicts for people to label, stratified: an equal share per (scorer,
-    supported or not) while each has verdicts left, each drawn at random (``seed``) from
-    all of the run's verdicts of its kind (reservoir sampling, one pass); verdicts whose
-    key is in ``skip`` (already labelled) are not drawn, and a verdict met twice counts once. Strata take turns in a fixed
-    order, so the draw is the same for the same file and seed."""
-    rng = random.Random(seed)
-    reservoirs: dict[tuple[str, bool], list[JudgeVerdict]] = {}
-    seen: dict[tuple[str, bool], int] = {}
-    keys = set(skip)
-    for item in items:
-        for v in verdicts_of(item, run, header):
-            if v.key in keys:
-                continue
-            keys.add(v.key)
-            stratum = (v.scorer_id, v.supported)
-            count = seen[stratum] = seen.get(stratum, 0) + 1
-            kept = reservoirs.setdefault(stratum, [])
-            if len(kept) < n:
-                kept.append(v)
-            elif (j := rng.randrange(count)) < n:
-                kept[j] = v
-    order = sorted(reservoirs, key=lambda s: (s[0], not s[1]))
-    for stratum in order:
-        rng.shuffle(reservoirs[stratum])
-    chosen: list[JudgeVerdict] = []
-    taken = {stratum: 0 for stratum in order}
-    while len(chosen) < n and any(taken[s] < len(reservoirs[s]) for s in order):
-        for stratum in order:
-            if len(chosen) < n and taken[stratum] < len(reservoirs[stratum]):
-                chosen.append(reservoirs[stratum][taken[stratum]])
-                taken[stratum] += 1
-    return chosen

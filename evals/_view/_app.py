@@ -11,8 +11,9 @@ from typing import Any
 from scorers import ConfigError
 
 from .._labels import JudgeVerdict, LabelStore
-from .._results._agreement import agreement_gates, agreements_for, draw_verdicts
+from .._results._agreement import agreement_gates, agreements_for
 from .._results._header import RunHeader
+from .._results._verdicts import draw_verdicts
 from ._datasets import accepted_rows, data_set_rows
 from ._index import Entry, RunIndex
 

@@ -22,7 +22,7 @@ from evals import (
     judge_agreements,
     read_results,
 )
-from evals._results._agreement import draw_verdicts, verdicts_of
+from evals._results._verdicts import draw_verdicts, verdicts_of
 from evals.cli import main
 from evals.testing import FakeLLMServer
 from scorers import ConfigError, create_context_recall_scorer

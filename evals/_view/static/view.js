@@ -258,6 +258,7 @@
         return;
       }
       const v = verdicts[at];
+      card.dataset.key = v.key;
       const what = v.kind === "claim" ? "Is this claim supported by the retrieved context?" : "Is this chunk useful for the reference?";
       card.replaceChildren(
         el("p", { class: "muted", text: `${v.scorer_id} · item ${v.item_id} · judge ${v.judge_model}, prompt v${v.prompt_version}` }),

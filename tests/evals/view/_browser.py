@@ -98,7 +98,7 @@ class Browser:
 
     def __init__(self) -> None:
         assert BROWSER is not None
-        self._profile = tempfile.TemporaryDirectory()
+        self._profile = tempfile.TemporaryDirectory(ignore_cleanup_errors=True)
         self._process = subprocess.Popen(
             [
                 BROWSER,
