@@ -181,6 +181,12 @@ class ViewApp:
         (agreement,) = agreements_for(header, self.store)
         return {"key": saved.key, "agreement": agreement.model_dump() | {"line": agreement.line()}}
 
+    def export(self, params: dict[str, list[str]]) -> str:
+        """People's decided labels of one scorer's verdicts as `calibrate`'s rows (JSON
+        lines: claim rows, or chunk rows)."""
+        rows = self.store.calibration_rows(_one(params, "scorer"))
+        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+
     def data_set(self, params: dict[str, list[str]]) -> dict[str, Any]:
         """A synthesized set's rows with people's decisions on them."""
         entry = self._entry(params, "data_set")

@@ -96,8 +96,11 @@ class ViewServer:
         """The viewer's address with its token."""
         return f"{self.origin}/?token={self.token}"
 
-    def allowed_hosts(self) -> set[str]:
-        """The ``Host`` headers a request may carry."""
+    def allowed_hosts(self) -> set[str] | None:
+        """The ``Host`` headers a request may carry (None: any, when serving on every
+        interface, where the machine's own names are not known; the token still guards)."""
+        if self.host in ("0.0.0.0", "::", ""):
+            return None
         names = {self.host, "127.0.0.1", "localhost", "[::1]"}
         return {f"{name}:{self.port}" for name in names}
 
@@ -160,7 +163,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _allowed(self, write: bool) -> bool:
         """The host, the token and (for writes) the origin; refuses the request if not."""
-        if self.headers.get("Host", "") not in self.view.allowed_hosts():
+        hosts = self.view.allowed_hosts()
+        if hosts is not None and self.headers.get("Host", "") not in hosts:
             self._refuse(HTTPStatus.FORBIDDEN, "unknown Host header")
             return False
         given = self.headers.get("X-Scorekit-Token", "")
@@ -192,6 +196,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, _ASSETS[name], (_STATIC / name).read_bytes())
         elif parts.path == "/report":
             self._answer(lambda: self.view.app.report(params), page=True)
+        elif parts.path == "/export":
+            self._answer(lambda: self.view.app.export(params), page=True, kind="application/x-ndjson")
         elif parts.path in _GET:
             self._answer(lambda: getattr(self.view.app, _GET[parts.path])(params))
         else:
@@ -218,7 +224,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._answer(lambda: getattr(self.view.app, route)(body))
 
-    def _answer(self, work: Any, page: bool = False) -> None:
+    def _answer(self, work: Any, page: bool = False, kind: str = "text/html") -> None:
         try:
             found = work()
         except NotFound as exc:
@@ -230,7 +236,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._refuse(HTTPStatus.INTERNAL_SERVER_ERROR, f"{type(exc).__name__}: {exc}")
         else:
             if page:
-                self._send(HTTPStatus.OK, "text/html", found.encode(), _REPORT_POLICY)
+                self._send(HTTPStatus.OK, kind, found.encode(), _REPORT_POLICY)
             else:
                 body = json.dumps(found, ensure_ascii=False, default=str, allow_nan=False)
                 self._send(HTTPStatus.OK, "application/json", body.encode())

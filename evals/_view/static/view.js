@@ -155,7 +155,8 @@
     if (!run.agreement.length) return null;
     return el("div", { class: "banner", id: "agreement" },
       el("b", { text: "Judge agreement with people" }), " (Cohen's κ and accuracy, 95% bootstrap intervals)",
-      el("ul", {}, run.agreement.map((a) => el("li", { text: a.line }))),
+      el("ul", {}, run.agreement.map((a) => el("li", {}, a.line, " ",
+        el("a", { href: `/export?scorer=${enc(a.scorer_id)}&token=${enc(TOKEN)}`, download: `${a.scorer_id}-labels.jsonl`, class: "export" }, "(labels as calibrate rows)")))),
       link("/review/" + enc(run.path), "Review the judge's verdicts"));
   }
 

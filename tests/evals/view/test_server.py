@@ -227,3 +227,63 @@ def test_the_viewer_serves_a_big_folder_before_it_has_read_it(runs):
         server.app.index.wait()
         record = Client(server).get("/api/run?path=big.jsonl")
         assert record["items"] == 28  # the same ids repeated: the last line of each wins
+
+
+def test_labels_export_as_calibrate_rows(served, runs):
+    _, client = served
+    sample = client.get("/api/sample?path=k1.jsonl&n=8")["verdicts"]
+    for verdict in sample:
+        client.post("/api/label", {"verdict": verdict, "label": verdict["supported"]})
+    status, text = client.request("/export?scorer=context-recall")
+    rows = [json.loads(line) for line in text.splitlines()]
+    assert status == 200 and rows == LabelStore(runs).calibration_rows("context-recall")
+    assert rows and all(set(r) >= {"claim", "context", "label"} for r in rows)
+    from evals._calibrate import calibration_rows
+
+    assert calibration_rows(runs, "context-recall") == rows
+
+
+def test_rebuilding_the_index_reads_every_file_again(served):
+    server, client = served
+    index = server.app.index
+    assert index.scan()["indexing"] == []
+    index.rebuild()
+    assert set(index.scan()["indexing"]) == {"k1.jsonl", "k2.jsonl", "k3.jsonl",
+                                             "synth/labelled.jsonl"}  # fmt: skip
+    index.wait()
+    assert len(client.get("/api/runs")["runs"]) == 3
+
+
+def test_another_host_warns_and_still_needs_the_token(runs):
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "evals.cli", "view", str(runs), "--port", "0", "--host", "0.0.0.0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        warning = proc.stderr.readline()
+        assert "warning: serving on 0.0.0.0" in warning and "token is still required" in warning
+        proc.stdout.readline()
+        url = proc.stdout.readline().strip()
+        port = int(url.split(":")[2].split("/")[0])
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/runs", timeout=30)
+        assert refused.value.code == 403
+        with urllib.request.urlopen(url.replace("0.0.0.0", "127.0.0.1"), timeout=30) as page:
+            assert page.status == 200
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+
+
+def test_a_folder_that_is_not_there_is_one_line(tmp_path, capsys):
+    from evals.cli import main
+
+    assert main(["view", str(tmp_path / "missing")]) == 2
+    assert "is not a folder" in capsys.readouterr().err
