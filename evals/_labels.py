@@ -16,7 +16,9 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -145,6 +147,24 @@ class RowReview(BaseModel):
     updated: str
 
 
+_SETUP = threading.Lock()
+"""One connection of this process at a time sets the journal mode and makes the schema."""
+
+
+def _retrying(work: Callable[[], Any], seconds: float = 30.0) -> Any:
+    """``work()``, tried again while another connection holds the database (SQLite's own
+    busy wait does not cover every case: a journal-mode change, a schema made at once)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return work()
+        except sqlite3.OperationalError as exc:
+            busy = "locked" in str(exc) or "busy" in str(exc)
+            if not busy or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -176,11 +196,10 @@ class LabelStore:
         except sqlite3.Error as exc:
             raise ConfigError(f"cannot open the labels database {self.path}: {exc}") from None
         try:
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute("PRAGMA synchronous=FULL")
-            if write:
-                connection.executescript(_SCHEMA)
+            _retrying(lambda: self._prepare(connection, write))
             yield connection
+        except sqlite3.OperationalError as exc:
+            raise ConfigError(f"the labels database {self.path} cannot be used: {exc}") from None
         except sqlite3.DatabaseError as exc:
             raise ConfigError(
                 f"{self.path} is not a scorekit labels database ({exc}); give the folder of "
@@ -189,12 +208,24 @@ class LabelStore:
         finally:
             connection.close()
 
+    def _prepare(self, connection: sqlite3.Connection, write: bool) -> None:
+        connection.execute("PRAGMA synchronous=FULL")
+        if write:
+            with _SETUP:
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.executescript(_SCHEMA)
+
+    def _write(self, sql: str, args: tuple[Any, ...]) -> None:
+        with self._connect(write=True) as connection:
+            assert connection is not None
+            _retrying(lambda: connection.execute(sql, args))
+
     def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._connect(write=False) as connection:
             if connection is None:
                 return []
             try:
-                return connection.execute(sql, args).fetchall()
+                return _retrying(lambda: connection.execute(sql, args).fetchall())
             except sqlite3.OperationalError as exc:
                 if "no such table" in str(exc):
                     return []
@@ -203,23 +234,20 @@ class LabelStore:
     def save(self, verdict: JudgeVerdict, label: bool | None) -> Label:
         """Store a person's label on ``verdict`` (replacing an earlier one), durably."""
         saved = Label(key=verdict.key, verdict=verdict, label=label, updated=_now())
-        with self._connect(write=True) as connection:
-            assert connection is not None
-            connection.execute(
-                "INSERT INTO labels VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE "
-                "SET verdict = excluded.verdict, label = excluded.label, "
-                "updated = excluded.updated",
-                (
-                    saved.key,
-                    verdict.scorer_id,
-                    verdict.kind,
-                    verdict.judge_model,
-                    verdict.prompt_version,
-                    verdict.model_dump_json(),
-                    None if label is None else int(label),
-                    saved.updated,
-                ),
-            )
+        self._write(
+            "INSERT INTO labels VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE "
+            "SET verdict = excluded.verdict, label = excluded.label, updated = excluded.updated",
+            (
+                saved.key,
+                verdict.scorer_id,
+                verdict.kind,
+                verdict.judge_model,
+                verdict.prompt_version,
+                verdict.model_dump_json(),
+                None if label is None else int(label),
+                saved.updated,
+            ),
+        )
         return saved
 
     def labels(
@@ -295,12 +323,10 @@ class LabelStore:
             row=row,
             updated=_now(),
         )
-        with self._connect(write=True) as connection:
-            assert connection is not None
-            connection.execute(
-                "INSERT OR REPLACE INTO row_reviews VALUES (?, ?, ?, ?, ?)",
-                (data_set, row_id, decision, json.dumps(row, ensure_ascii=False), saved.updated),
-            )
+        self._write(
+            "INSERT OR REPLACE INTO row_reviews VALUES (?, ?, ?, ?, ?)",
+            (data_set, row_id, decision, json.dumps(row, ensure_ascii=False), saved.updated),
+        )
         return saved
 
     def reviews(self, data_set: str) -> dict[str, RowReview]:
@@ -327,9 +353,7 @@ class LabelStore:
 
     def record_written(self, path: str, sha256: str) -> None:
         """Remember what was written to ``path``, so that it alone may be replaced."""
-        with self._connect(write=True) as connection:
-            assert connection is not None
-            connection.execute("INSERT OR REPLACE INTO written VALUES (?, ?)", (path, sha256))
+        self._write("INSERT OR REPLACE INTO written VALUES (?, ?)", (path, sha256))
 
 
 def label_store(path: str | os.PathLike[str] | LabelStore | None, near: Path | None) -> LabelStore:

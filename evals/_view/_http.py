@@ -197,7 +197,9 @@ class _Handler(BaseHTTPRequestHandler):
         elif parts.path == "/report":
             self._answer(lambda: self.view.app.report(params), page=True)
         elif parts.path == "/export":
-            self._answer(lambda: self.view.app.export(params), page=True, kind="application/x-ndjson")
+            self._answer(
+                lambda: self.view.app.export(params), page=True, kind="application/x-ndjson"
+            )
         elif parts.path in _GET:
             self._answer(lambda: getattr(self.view.app, _GET[parts.path])(params))
         else:

@@ -157,7 +157,7 @@
       el("b", { text: "Judge agreement with people" }), " (Cohen's κ and accuracy, 95% bootstrap intervals)",
       el("ul", {}, run.agreement.map((a) => el("li", {}, a.line, " ",
         el("a", { href: `/export?scorer=${enc(a.scorer_id)}&token=${enc(TOKEN)}`, download: `${a.scorer_id}-labels.jsonl`, class: "export" }, "(labels as calibrate rows)")))),
-      link("/review/" + enc(run.path), "Review the judge's verdicts"));
+      el("a", { href: "#/review/" + enc(run.path), id: "review-link" }, "Review the judge's verdicts"));
   }
 
   async function runPage(path) {

@@ -83,7 +83,7 @@ def test_browse_compare_label_kill_restart_and_review(runs, browser, capsys):
         assert tab.js("document.querySelectorAll('#items tr').length") == 28
         tab.js("document.querySelector('#items tr').click()")
         tab.wait("!!document.querySelector('#item-detail h2')")
-        tab.js("document.querySelector('#agreement a').click()")
+        tab.js("document.getElementById('review-link').click()")
         tab.ready("/review/k3.jsonl")
         given = []
         for k in range(30):
