@@ -23,6 +23,8 @@ _EXPORTS: dict[str, str] = {
     "SqliteScoreStore": "._agents._store",
     "Tool": "._agents._tools",
     "EvalItem": "._data",
+    "register_format": "._files",
+    "Columns": "._files",
     "load_dataset": "._data",
     "CallTotals": "._results",
     "RunComparison": "._results",
@@ -96,6 +98,7 @@ if TYPE_CHECKING:
     from ._calibrate import Calibration, acalibrate, calibrate, calibration_table
     from ._data import EvalItem, load_dataset
     from ._estimate import RunEstimate, aestimate_run, estimate_run
+    from ._files import Columns, register_format
     from ._labels import JudgeVerdict, Label, LabelStore, RowReview
     from ._qrels import JudgedQrels, ajudge_qrels, judge_qrels
     from ._results import (
@@ -159,6 +162,7 @@ __all__ = [
     "AgreementGate",
     "Calibration",
     "CallTotals",
+    "Columns",
     "DatasetError",
     "DroppedCandidate",
     "ErrorRecord",
@@ -219,6 +223,7 @@ __all__ = [
     "merge_results",
     "read_corpus",
     "read_results",
+    "register_format",
     "run_evals",
     "sample_verdicts",
     "scored",

@@ -8,7 +8,6 @@ interval from a fixed seed.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -20,9 +19,15 @@ from pydantic import BaseModel, Field
 from scorers import ConfigError, DatasetError, Scorer, ScoreResult, ScorerRun, bootstrap
 from scorers._runtime import integer, write_atomically
 
+from ._files import Columns, read_rows
 from ._twins import sync_twin
 
 _CLAIM_LABELS = {"supported": True, "not_supported": False}
+_CALIBRATION_COLUMNS = Columns(
+    lists=("context", "evidence"),
+    known=("claim", "context", "evidence", "label", "input", "ground_truth", "chunk", "response"),
+)
+"""The fields of calibration rows (for CSV: the context is a list)."""
 
 
 class Disagreement(BaseModel):
@@ -150,26 +155,21 @@ def agreement(
 def calibration_rows(
     data: str | os.PathLike[str] | Iterable[Any], scorer_id: str = "context-recall"
 ) -> list[dict[str, Any]]:
-    """The labelled rows of a calibration set: a .jsonl or .json file, dicts, or people's
-    labels stored by `scorekit view` (a ``scorekit-labels.sqlite`` or its folder: the
+    """The labelled rows of a calibration set: a file of any format data sets take
+    (`.jsonl`, `.json`, `.csv`, `.parquet`, or one registered with `register_format`),
+    dicts, or people's labels stored by `scorekit view` (a ``scorekit-labels.sqlite`` or its folder: the
     labels of ``scorer_id``'s verdicts)."""
     if isinstance(data, (str, os.PathLike)):
         path = Path(data)
         if path.is_dir() or path.suffix.lower() in (".sqlite", ".db"):
             return _stored_rows(path, scorer_id)
-        if not path.is_file():
-            raise DatasetError(f"calibration data {path} does not exist")
-        text = path.read_text(encoding="utf-8-sig")
-        if path.suffix.lower() == ".json":
-            loaded = json.loads(text)
-            return list(loaded if isinstance(loaded, list) else loaded.get("items", []))
         rows = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except ValueError as exc:
-                    raise DatasetError(f"{path.name} line {number}: invalid JSON: {exc}") from None
+        for where, row in read_rows(path, "calibration data", _CALIBRATION_COLUMNS):
+            if isinstance(row, DatasetError):
+                raise row
+            if not isinstance(row, dict):
+                raise DatasetError(f"{where}: expected an object, got {type(row).__name__}")
+            rows.append(row)
         return rows
     out = []
     for number, row in enumerate(data, start=1):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import difflib
 import math
 import os
@@ -16,7 +15,7 @@ from scorers import DatasetError
 from scorers._runtime import paused_gc, warn_user
 from scorers.ragas import ROW_FIELDS, normalize_row
 
-from ._files import csv_rows, json_rows, jsonl_rows, parquet_rows, too_deep
+from ._files import Columns, format_of, too_deep
 from ._item import EvalItem
 from ._storable import check_depth, check_row, storable
 
@@ -94,13 +93,8 @@ class UnknownColumnsWarning(UserWarning):
     ``metadata``, so not scored)."""
 
 
-def _warn_unknown_columns(path: Path) -> None:
-    """Name the CSV columns that go to ``metadata`` but probably meant a field."""
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        try:
-            header = next(csv.reader(handle), [])
-        except (csv.Error, UnicodeDecodeError):
-            return  # the reader says what is wrong
+def _warn_unknown_columns(path: Path, header: list[str]) -> None:
+    """Name the columns of a flat file that go to ``metadata`` but probably meant a field."""
     known = _known_columns()
     meant = {c: f for c in header if c not in known and (f := probable_field(c))}
     if meant:
@@ -196,25 +190,10 @@ def _table_rows(data: Any) -> Iterable[dict[str, Any]]:
 
 
 def _rows_from_path(path: Path) -> Iterable[tuple[str, Any]]:
-    suffix = path.suffix.lower()
-    if not path.exists():
-        raise DatasetError(f"data file {path} does not exist")
-    if path.is_dir():
-        raise DatasetError(
-            f"data file {path} is a directory; give a .jsonl, .json, .csv or .parquet file"
-        )
-    if suffix == ".jsonl":
-        return jsonl_rows(path)
-    if suffix == ".json":
-        return json_rows(path)
-    if suffix == ".csv":
-        _warn_unknown_columns(path)
-        return csv_rows(path, _LIST_COLUMNS, _known_columns())
-    if suffix == ".parquet":
-        return parquet_rows(path)
-    raise DatasetError(
-        f"{path}: unsupported data file type {suffix!r}; use .jsonl, .json, .csv or .parquet"
-    )
+    found = format_of(path, "data file")
+    if found.columns is not None:
+        _warn_unknown_columns(path, found.columns(path))
+    return found.read(path, Columns(_LIST_COLUMNS, _known_columns()))
 
 
 def load_dataset(data: str | os.PathLike[str] | Iterable[Any]) -> list[EvalItem]:

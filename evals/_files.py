@@ -1,8 +1,12 @@
-"""Reading data files: JSONL, a JSON array and CSV, strictly UTF-8 (a BOM is allowed).
+"""Reading data files: one table of formats (`FORMATS`, suffix → reader) behind every
+file scorekit reads rows from — data sets (`load_dataset`), corpora of passages
+(`read_corpus`) and calibration rows (`calibrate`) — so each format behaves the same
+everywhere, with the same errors. JSONL, a JSON array, CSV and Parquet; text strictly
+UTF-8 (a BOM is allowed).
 
 Each reader yields ``(where, row)`` pairs; ``where`` names the file and line (or item) so
-that every later error can point at the row. Nothing here knows the item's fields beyond
-which CSV columns hold lists.
+that every later error can point at the row. A reader learns what the caller's rows hold
+from `Columns` (which fields are lists, which are known); nothing else of the fields.
 """
 
 from __future__ import annotations
@@ -11,9 +15,10 @@ import ast
 import csv
 import io
 import json
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from scorers import DatasetError
 
@@ -55,7 +60,101 @@ def too_deep(where: str, detail: str = "") -> DatasetError:
     )
 
 
-def jsonl_rows(path: Path) -> Iterator[tuple[str, Any]]:
+class Columns(NamedTuple):
+    """What the caller's rows hold, for formats that only hold text cells (CSV).
+
+    Attributes:
+        lists: Fields whose cell is a list (JSON, or one plain value).
+        known: Every field the caller reads; a flat format puts other columns in
+            ``metadata``.
+    """
+
+    lists: Collection[str] = ()
+    known: Collection[str] = ()
+
+
+NO_COLUMNS = Columns()
+"""Nothing known of the rows: every CSV column read as it is."""
+
+Reader = Callable[[Path, Columns], Iterator[tuple[str, Any]]]
+"""A format's reader: a file and what its rows hold → ``(where, row)`` pairs, a row that
+cannot be read given as a `DatasetError` in its place (or raised)."""
+
+
+@dataclass(frozen=True)
+class FileFormat:
+    """One entry of `FORMATS`.
+
+    Attributes:
+        suffix: The file name's ending, lower case with its dot (``".csv"``).
+        read: The reader.
+        columns: For a flat format (text cells, unknown columns go to ``metadata``), what
+            reads its column names, so that a data set can warn about a column that looks
+            like a misspelt field; None for formats of nested rows.
+    """
+
+    suffix: str
+    read: Reader
+    columns: Callable[[Path], list[str]] | None = None
+
+
+FORMATS: dict[str, FileFormat] = {}
+"""Every format scorekit reads rows from, by suffix (`register_format` adds one)."""
+
+
+def register_format(
+    suffix: str, read: Reader, *, columns: Callable[[Path], list[str]] | None = None
+) -> None:
+    """Read files ending in ``suffix`` with ``read`` wherever scorekit reads rows: data
+    sets, corpora of passages and calibration rows.
+
+    Args:
+        suffix: The ending, with its dot (``".tsv"``); an existing format is replaced.
+        read: ``read(path, columns)`` yields ``(where, row)`` pairs: ``where`` names the
+            file and row for errors, ``row`` is a dict (or a `DatasetError` for a row that
+            cannot be read).
+        columns: For a flat format (text cells, as CSV's: unknown columns go to
+            ``metadata``), a function reading its column names.
+
+    Raises:
+        ConfigError: For a suffix without a leading dot.
+    """
+    from scorers import ConfigError
+
+    if not isinstance(suffix, str) or not suffix.startswith(".") or len(suffix) < 2:
+        raise ConfigError(f"a format's suffix starts with a dot, as '.tsv'; got {suffix!r}")
+    FORMATS[suffix.lower()] = FileFormat(suffix.lower(), read, columns)
+
+
+def format_of(path: Path, what: str) -> FileFormat:
+    """The format of ``path``, which must be a file (``what`` names it in errors:
+    ``"data file"``, ``"corpus"``, ``"calibration data"``).
+
+    Raises:
+        DatasetError: When it does not exist, is a folder, or has no known suffix.
+    """
+    if not path.exists():
+        raise DatasetError(f"{what} {path} does not exist")
+    if path.is_dir():
+        raise DatasetError(f"{what} {path} is a directory; give a {suffixes()} file")
+    found = FORMATS.get(path.suffix.lower())
+    if found is None:
+        raise DatasetError(f"{path}: unsupported {what} type {path.suffix!r}; use {suffixes()}")
+    return found
+
+
+def suffixes() -> str:
+    """The known suffixes, as a sentence: ``.jsonl, .json, .csv or .parquet``."""
+    names = list(FORMATS)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def read_rows(path: Path, what: str, columns: Columns = NO_COLUMNS) -> Iterator[tuple[str, Any]]:
+    """The rows of a file of any registered format (see `format_of` for the errors)."""
+    return format_of(path, what).read(path, columns)
+
+
+def jsonl_rows(path: Path, columns: Columns = NO_COLUMNS) -> Iterator[tuple[str, Any]]:
     """The rows of a JSON Lines file; blank lines are skipped. A line that cannot be read
     comes as a `DatasetError` in place of its row, so that every bad line is reported."""
     offset = 0
@@ -85,7 +184,7 @@ def jsonl_rows(path: Path) -> Iterator[tuple[str, Any]]:
             yield where, row
 
 
-def json_rows(path: Path) -> Iterator[tuple[str, Any]]:
+def json_rows(path: Path, columns: Columns = NO_COLUMNS) -> Iterator[tuple[str, Any]]:
     """The items of a JSON array (or of ``{"items": [...]}``)."""
     try:
         data = json.loads(_decode(path.name, path.read_bytes()))
@@ -103,9 +202,7 @@ def json_rows(path: Path) -> Iterator[tuple[str, Any]]:
         yield f"{path.name} item {number}", row
 
 
-def csv_rows(
-    path: Path, list_columns: Collection[str], known_columns: Collection[str]
-) -> Iterator[tuple[str, Any]]:
+def csv_rows(path: Path, columns: Columns = NO_COLUMNS) -> Iterator[tuple[str, Any]]:
     """The rows of a CSV file with a header line.
 
     An empty cell is a missing field. A cell of a list column is JSON (``["a", "b"]``),
@@ -113,6 +210,7 @@ def csv_rows(
     ``[`` or ``{`` are read as JSON when they parse. Unknown columns go to ``metadata``,
     as text.
     """
+    list_columns, known_columns = columns
     text = _decode(path.name, path.read_bytes())
     csv.field_size_limit(max(csv.field_size_limit(), len(text) + 1))  # a cell may be long
     reader = csv.DictReader(io.StringIO(text, newline=""))
@@ -143,6 +241,16 @@ def csv_rows(
                 raise DatasetError(f"{path.name} line {number}: field 'metadata' must be an object")
             parsed["metadata"] = {**extra, **metadata}
         yield f"{path.name} line {number}", parsed
+
+
+def csv_columns(path: Path) -> list[str]:
+    """A CSV file's column names ([] when its first line cannot be read: the reader then
+    says what is wrong)."""
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        try:
+            return next(csv.reader(handle), [])
+        except (csv.Error, UnicodeDecodeError):
+            return []
 
 
 def _python_literal(value: str) -> Any:
@@ -176,7 +284,7 @@ def _cell(where: str, column: str, value: str, is_list: bool) -> Any:
     return value
 
 
-def parquet_rows(path: Path) -> Iterator[tuple[str, Any]]:
+def parquet_rows(path: Path, columns: Columns = NO_COLUMNS) -> Iterator[tuple[str, Any]]:
     """The rows of a Parquet file (pyarrow, an optional extra: ``scorekit[parquet]``);
     nulls are missing fields."""
     try:
@@ -196,3 +304,9 @@ def parquet_rows(path: Path) -> Iterator[tuple[str, Any]]:
             if row.get(name) is not None:
                 row[name] = dict(row[name])
         yield f"{path.name} row {number}", {k: v for k, v in row.items() if v is not None}
+
+
+register_format(".jsonl", jsonl_rows)
+register_format(".json", json_rows)
+register_format(".csv", csv_rows, columns=csv_columns)
+register_format(".parquet", parquet_rows)

@@ -18,10 +18,9 @@ from typing import Any
 
 from scorers import Chunk, ConfigError, DatasetError
 
-from .._files import csv_rows, json_rows, jsonl_rows, parquet_rows
+from .._files import FORMATS, Columns, read_rows, suffixes
 
 DOCUMENT_SUFFIXES = (".txt", ".md", ".markdown")
-TABLE_SUFFIXES = (".jsonl", ".json", ".csv", ".parquet")
 MAX_CHARS = 1200
 """The default longest passage cut from a document, in characters."""
 
@@ -144,17 +143,12 @@ def _passage(where: str, row: Any, default_id: str | None, source: str | None) -
 
 
 def _table_passages(path: Path) -> list[Chunk]:
-    suffix = path.suffix.lower()
-    rows: Iterable[tuple[str, Any]]
-    if suffix == ".jsonl":
-        rows = jsonl_rows(path)
-    elif suffix == ".json":
-        rows = json_rows(path)
-    elif suffix == ".csv":
-        rows = csv_rows(path, (), (*_ID_KEYS, *_TEXT_KEYS))
-    else:
-        rows = parquet_rows(path)
-    return [_passage(where, row, None, path.name) for where, row in rows]
+    passages = []
+    for where, row in read_rows(path, "corpus", Columns((), (*_ID_KEYS, *_TEXT_KEYS))):
+        if isinstance(row, DatasetError):
+            raise row
+        passages.append(_passage(where, row, None, path.name))
+    return passages
 
 
 def read_corpus(
@@ -182,7 +176,7 @@ def read_corpus(
         path = Path(corpus)
         if not path.exists():
             raise DatasetError(f"corpus {path} does not exist")
-        if path.is_file() and path.suffix.lower() in TABLE_SUFFIXES:
+        if path.is_file() and path.suffix.lower() in FORMATS:
             passages = _table_passages(path)
         elif path.is_dir() or path.suffix.lower() in DOCUMENT_SUFFIXES:
             passages = _document_passages(path, max_chars)
@@ -190,7 +184,7 @@ def read_corpus(
             raise DatasetError(
                 f"{path}: unsupported corpus file type {path.suffix!r}; give a folder, a "
                 f"document ({', '.join(DOCUMENT_SUFFIXES)}) or a table of passages "
-                f"({', '.join(TABLE_SUFFIXES)})"
+                f"({suffixes()})"
             )
     elif isinstance(corpus, Mapping):
         raise DatasetError("corpus must be a path or a list of passages, not a dict")
