@@ -17,7 +17,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from scorers import ConfigError, DatasetError, Scorer, ScoreResult, ScorerRun, bootstrap
-from scorers._runtime import integer, write_atomically
+from scorers.lowlevel import integer, write_atomically
 
 from ._files import Columns, read_rows
 from ._twins import sync_twin

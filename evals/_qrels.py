@@ -26,7 +26,7 @@ from scorers import (
     retrieved_chunks,
     score_many,
 )
-from scorers._runtime import integer
+from scorers.lowlevel import integer
 
 from ._data import EvalItem, load_dataset
 from ._progress import Progress

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from scorers._runtime import paused_gc
+from scorers.lowlevel import paused_gc
 
 from ._data import EvalItem, item_stream, load_dataset, raise_problems
 from ._shards import select_shard, shard_of

@@ -13,7 +13,7 @@ import random
 
 from evals.testing import FakeRequest, FakeResponse
 from scorers._prebuilt._rule_judge import _sentences, supports
-from scorers._runtime import rule_answer
+from scorers.lowlevel import rule_answer
 
 RAGAS_RECALL = "Given a context, and an answer, analyze each sentence in the answer"
 RAGAS_PRECISION = "Given question, answer and context verify if the context was useful"

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scorers import ConfigError, Scorer, ScorerRun, framework_answer
-from scorers._runtime import score_detached
+from scorers.lowlevel import score_detached
 
 from .._options import scorer_map
 from ._live import LiveScoring

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from scorers import ConfigError
-from scorers._runtime import finite
+from scorers.lowlevel import finite
 
 from .._calibrate import agreement
 from .._labels import LabelStore, label_store

@@ -7,7 +7,7 @@ import html
 import os
 from pathlib import Path
 
-from scorers._runtime import write_atomically
+from scorers.lowlevel import write_atomically
 
 _ASSETS = Path(__file__).parent / "report"
 _MARK = "<meta name='generator' content='scorekit'>"

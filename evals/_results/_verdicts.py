@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scorers import ConfigError
-from scorers._runtime import integer
+from scorers.lowlevel import integer
 
 from .._labels import JudgeVerdict, LabelStore, label_store
 

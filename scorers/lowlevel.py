@@ -1,0 +1,70 @@
+"""``scorers.lowlevel``: the parts scorekit's own runner is built from, public for people
+who build on scorekit (as ``anyio.lowlevel`` is for anyio) — `evals` imports nothing
+else of `scorers` but the package's public names.
+
+The engine:
+    `score_many` runs many scorers over many jobs (`Job`, each finished one handed back
+    as `Scored`); `score_detached` runs an agent's live scorers with their model calls
+    kept out of the caller's logs.
+Fast paths:
+    `register_fast_path` (a decorator of ``factory(options) -> FastPath | None``),
+    `with_fast_path` (a factory attaches the plug-in), `FastPath`, `Memo`, `Outcome`; one
+    contract test runs every registered plug-in against its scorer's steps.
+Checks of numeric options:
+    `finite`, `integer`, `positive`: the value as a number, or a `ConfigError` naming the
+    option, the allowed range and the value given.
+Running and writing:
+    `run_sync` (async code from sync callers, also inside a running event loop),
+    `write_atomically` (whole or not at all; replaces only a file its writer recognises),
+    `json_fallback` (how results files store values JSON cannot hold), `paused_gc`
+    (validation of many objects without collector passes), `exception_text`,
+    `warn_user` (a warning naming the user's line, not scorekit's).
+The offline judge:
+    `rule_answer(contract, messages)` answers a judge contract the way the fakes and
+    estimates do; `supports(claim, context)` is its word-overlap rule.
+"""
+
+from __future__ import annotations
+
+from ._atomic import write_atomically
+from ._caller import warn_user
+from ._checks import finite, integer, positive
+from ._engine import (
+    FastPath,
+    Job,
+    Memo,
+    Outcome,
+    Scored,
+    register_fast_path,
+    score_detached,
+    score_many,
+    with_fast_path,
+)
+from ._engine._gc import paused_gc
+from ._prebuilt._rule_judge import rule_answer, supports
+from ._reading import exception_text
+from ._sync import run_sync
+from ._types import _json_fallback as json_fallback
+
+__all__ = [
+    "FastPath",
+    "Job",
+    "Memo",
+    "Outcome",
+    "Scored",
+    "exception_text",
+    "finite",
+    "integer",
+    "json_fallback",
+    "paused_gc",
+    "positive",
+    "register_fast_path",
+    "rule_answer",
+    "run_sync",
+    "score_detached",
+    "score_many",
+    "supports",
+    "warn_user",
+    "with_fast_path",
+    "write_atomically",
+]
