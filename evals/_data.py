@@ -166,8 +166,7 @@ def _normalised(where: str, row: Mapping[str, Any]) -> dict[str, Any]:
         ]
         extras.pop("retrieved_context_ids")
     elif ids is not None and found.get("context") is None:
-        found["context"] = [{"id": i, "text": ""} for i in ids]
-        extras.pop("retrieved_context_ids")
+        found["retrieved_context_ids"] = extras.pop("retrieved_context_ids")  # ids only
     if extras:
         metadata = found.get("metadata") or {}
         if not isinstance(metadata, Mapping):

@@ -39,9 +39,16 @@ class Pending:
     target_calls: list[JudgeCall] = field(default_factory=list)
 
 
-def scorer_run(item: EvalItem, output: Any, context: Any, *, checked: bool = False) -> ScorerRun:
-    """The `ScorerRun` of an item, with the output (and retrieved context) to score;
-    ``checked``: every value comes from the validated item (or a validated earlier
+def scorer_run(
+    item: EvalItem,
+    output: Any,
+    context: Any,
+    retrieved_ids: list[str] | None = None,
+    *,
+    checked: bool = False,
+) -> ScorerRun:
+    """The `ScorerRun` of an item, with the output (and retrieved context, or ids) to
+    score; ``checked``: every value comes from the validated item (or a validated earlier
     result), so pydantic's ``model_construct`` takes them as they are."""
     build = ScorerRun.model_construct if checked else ScorerRun
     return build(
@@ -49,6 +56,7 @@ def scorer_run(item: EvalItem, output: Any, context: Any, *, checked: bool = Fal
         output=output,
         ground_truth=item.ground_truth,
         context=context,
+        retrieved_context_ids=retrieved_ids,
         reference_contexts=item.reference_contexts,
         reference_context_ids=item.reference_context_ids,
         claims=item.claims,
@@ -67,13 +75,16 @@ def make_jobs(
         plan = partial.get(item.id)
         if plan is not None:
             kept = plan.kept.target_result
-            output = item.output if kept is None else kept.output
-            context = item.context if kept is None else kept.context
+            source: EvalItem | TargetResult = item if kept is None else kept
             pending = Pending(item, plan.kept, kept, list(plan.kept.target_calls))
-            run = scorer_run(item, output, context, checked=True)
+            run = scorer_run(
+                item, source.output, source.context, source.retrieved_context_ids, checked=True
+            )
             jobs.append(Job(pending, run, only=plan.rescore, label=item.id))
         elif target is None:
-            run = scorer_run(item, item.output, item.context, checked=True)
+            run = scorer_run(
+                item, item.output, item.context, item.retrieved_context_ids, checked=True
+            )
             jobs.append(Job(Pending(item), run, label=item.id))
         else:
             jobs.append(Job(Pending(item), prepare=_calling(target, item), label=item.id))
@@ -97,7 +108,8 @@ def _calling(target: Target, item: EvalItem) -> Callable[[], Awaitable[TargetOut
         except Exception as exc:  # the target, or reading what it returned
             return None, ItemError(phase="target", message=exception_text(exc))
         result.duration_s = time.perf_counter() - started
-        return scorer_run(item, result.output, result.context), result  # its retrieval
+        run = scorer_run(item, result.output, result.context, result.retrieved_context_ids)
+        return run, result  # its retrieval
 
     return prepare
 

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import anyio
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
-from scorers import Chunk, ConfigError, UnreadableOutputError, is_agent_shaped, read_result
+from scorers import (
+    ConfigError,
+    ContextList,
+    RetrievedIds,
+    UnreadableOutputError,
+    is_agent_shaped,
+    read_result,
+)
+from scorers.lowlevel import ONE_RETRIEVAL
 
 from ._results import TargetResult
 
@@ -23,12 +31,22 @@ class TargetOutput(BaseModel):
     Attributes:
         output: The response.
         context: The retrieved chunks, in rank order.
+        retrieved_context_ids: Or what was retrieved as ids only, in rank order (a list,
+            or a dict id -> retrieval score): the ID and ranking scorers read it, text
+            scorers skip the item.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     output: Any = None
-    context: list[Chunk] | None = None
+    context: ContextList = None
+    retrieved_context_ids: RetrievedIds = None
+
+    @model_validator(mode="after")
+    def _one_retrieval(self) -> TargetOutput:
+        if self.context is not None and self.retrieved_context_ids is not None:
+            raise ValueError(ONE_RETRIEVAL)
+        return self
 
 
 def as_target_result(value: Any) -> TargetResult:
@@ -46,7 +64,14 @@ def as_target_result(value: Any) -> TargetResult:
             None, a number, a bool or bytes (the item's error, naming the type).
     """
     if isinstance(value, TargetOutput):
-        return TargetResult(output=value.output, context=value.context)
+        return TargetResult(
+            output=value.output,
+            context=value.context,
+            retrieved_context_ids=value.retrieved_context_ids,
+        )
+    if isinstance(value, Mapping) and "retrieved_context_ids" in value:
+        found = TargetOutput.model_validate(dict(value))
+        return as_target_result(found)
     if isinstance(value, str) or is_agent_shaped(value):
         return TargetResult(output=value)
     if value is None or isinstance(value, (bool, int, float, bytes)):

@@ -4,7 +4,7 @@ Everything public is re-exported here; the modules behind it are private.
 """
 
 from ._catalog import scorer_by_id, scorer_ids
-from ._chunks import ContextList, ItemId, ReferenceIds, ReferenceTexts, Text
+from ._chunks import ContextList, ItemId, ReferenceIds, ReferenceTexts, RetrievedIds, Text
 from ._context import (
     ContextExtractor,
     ContextOptions,
@@ -126,6 +126,7 @@ __all__ = [
     "Reading",
     "ReferenceIds",
     "ReferenceTexts",
+    "RetrievedIds",
     "ScaleOptions",
     "ScoreResult",
     "Scored",

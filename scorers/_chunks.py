@@ -237,6 +237,40 @@ def _coerce_reference_ids(value: Any) -> Any:
     return [id_string(v) for v in found]
 
 
+def _coerce_retrieved_ids(value: Any) -> Any:
+    """Retrieved ids in rank order: a list as it is; a dict id -> retrieval score (or
+    ``(id, score)`` pairs) ranked by score, highest first, ties in the order given."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        raise ValueError("retrieved_context_ids must be a list of ids in rank order")
+    if _all_strings(value):
+        return value
+    found = list(value.items()) if isinstance(value, Mapping) else list(value)
+    if found and (
+        isinstance(value, Mapping) or all(type(v) is tuple and len(v) == 2 for v in found)
+    ):
+        scored = [(id_string(k), _retrieval_score(k, v)) for k, v in found]
+        return [k for k, _ in sorted(scored, key=lambda pair: -pair[1])]
+    for position, v in enumerate(found):
+        if isinstance(v, (Mapping, list, tuple, set)) or v is None:
+            raise ValueError(
+                f"item {position} is {'null' if v is None else 'a ' + type(v).__name__}; "
+                "retrieved_context_ids is a list of ids in rank order (strings or numbers) "
+                "or one dict id -> retrieval score"
+            )
+    return [id_string(v) for v in found]
+
+
+def _retrieval_score(key: Any, score: Any) -> float:
+    if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+        raise ValueError(
+            f"the retrieval score of id {key!r} is {score!r}; scores are finite numbers (or "
+            "give the ids as a list, in rank order)"
+        )
+    return float(score)
+
+
 def _grade(key: Any, grade: Any) -> float:
     if isinstance(grade, bool) or not isinstance(grade, (int, float)) or not math.isfinite(grade):
         raise ValueError(
@@ -261,3 +295,6 @@ ReferenceIds = Annotated[
     list[str] | dict[str, float] | None, BeforeValidator(_coerce_reference_ids)
 ]
 """Gold ids (kept as strings): a list, or a dict id -> relevance grade."""
+RetrievedIds = Annotated[list[str] | None, BeforeValidator(_coerce_retrieved_ids)]
+"""What a retriever returned as ids only, in rank order (Ragas' ``retrieved_context_ids``):
+a list, or a dict id -> retrieval score ranked highest first."""

@@ -12,7 +12,13 @@ from ._chunks import Chunk, to_chunks
 from ._errors import ConfigError, UnreadableOutputError
 from ._messages import as_history, is_agent_shaped, tool_chunks
 from ._reading import describe, read_result, retrieved_chunks
+from ._steps import NotScorable, not_scorable
 from ._types import ScorerRun
+
+NO_RETRIEVED_TEXT = (
+    "skipped: no retrieved text: the run gives retrieved_context_ids (ids only), and this "
+    "scorer reads the chunks' text; give context chunks with text to score it"
+)
 
 ContextExtractor = Callable[[Any, Any], Any]
 """``fn(input, output) -> list[str | Chunk | dict]``, sync or async."""
@@ -173,10 +179,14 @@ class ContextOptions(BaseModel):
         return value
 
 
-async def resolve_context(run: ScorerRun, options: ContextOptions | None) -> list[Chunk]:
+async def resolve_context(
+    run: ScorerRun, options: ContextOptions | None
+) -> list[Chunk] | NotScorable:
     """The chunks a run is scored on, following Mastra's precedence.
 
-    1. Context supplied with the run wins.
+    1. Context supplied with the run wins; a run that gives its retrieval as ids only
+       (``retrieved_context_ids``) is not scorable on text (`NO_RETRIEVED_TEXT`) unless
+       the scorer has a context option of its own.
     2. With both options, agent-shaped runs (a message history, Mastra's agent-run input
        or an `AgentOutput` as input **and** output) use the extractor and other runs the
        static list.
@@ -189,6 +199,8 @@ async def resolve_context(run: ScorerRun, options: ContextOptions | None) -> lis
         return run.context
     static = options.context if options else None
     extractor = options.context_extractor if options else None
+    if run.retrieved_context_ids is not None and static is None and extractor is None:
+        return not_scorable(NO_RETRIEVED_TEXT)
     if extractor is not None and (
         static is None or (is_agent_shaped(run.output) and is_agent_shaped(run.input))
     ):

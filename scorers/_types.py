@@ -22,8 +22,14 @@ from ._chunks import (
     ContextList,
     ReferenceIds,
     ReferenceTexts,
+    RetrievedIds,
     Text,
     to_chunks,
+)
+
+ONE_RETRIEVAL = (
+    "give what was retrieved once: 'context' (chunks, with text) or 'retrieved_context_ids' "
+    "(ids only, in rank order), not both"
 )
 
 __all__ = [
@@ -33,6 +39,7 @@ __all__ = [
     "JudgeCall",
     "ReferenceIds",
     "ReferenceTexts",
+    "RetrievedIds",
     "ScoreResult",
     "ScorerRun",
     "to_chunks",
@@ -72,6 +79,9 @@ class ScorerRun(BaseModel):
         ground_truth: The reference answer (``groundTruth`` accepted).
         context: Retrieved chunks supplied with the run, in rank order; when given they win
             over the scorer's own context options.
+        retrieved_context_ids: What was retrieved as ids only, in rank order (no text):
+            the ID and ranking scorers read it; text scorers skip such a run ("no
+            retrieved text"). Not together with ``context``.
         reference_contexts: Gold passages, as text.
         reference_context_ids: Gold passage ids: a list, or a dict id -> relevance grade.
         claims: Reference claims written by a person (RAGChecker-style); context recall
@@ -86,11 +96,18 @@ class ScorerRun(BaseModel):
     output: Any = None
     ground_truth: Text | None = Field(default=None, alias="groundTruth")
     context: ContextList = None
+    retrieved_context_ids: RetrievedIds = None
     reference_contexts: ReferenceTexts = None
     reference_context_ids: ReferenceIds = None
     claims: list[Text] | None = None
     request_context: dict[str, Any] = Field(default_factory=dict)
     run_id: str | None = None
+
+    @model_validator(mode="after")
+    def _one_retrieval(self) -> ScorerRun:
+        if self.context is not None and self.retrieved_context_ids is not None:
+            raise ValueError(ONE_RETRIEVAL)
+        return self
 
     @field_validator("claims")
     @classmethod

@@ -44,9 +44,11 @@ from ._engine._gc import paused_gc
 from ._prebuilt._rule_judge import rule_answer, supports
 from ._reading import exception_text
 from ._sync import run_sync
+from ._types import ONE_RETRIEVAL
 from ._types import _json_fallback as json_fallback
 
 __all__ = [
+    "ONE_RETRIEVAL",
     "FastPath",
     "Job",
     "Memo",

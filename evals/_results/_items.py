@@ -19,11 +19,13 @@ class TargetResult(BaseModel):
     Attributes:
         output: The response (an `AgentOutput` for agents).
         context: Retrieved chunks the target returned, if any.
+        retrieved_context_ids: Or the ids it retrieved, in rank order, without text.
         duration_s: Wall time of the target call.
     """
 
     output: Any = None
     context: list[Chunk] | None = None
+    retrieved_context_ids: list[str] | None = None
     duration_s: float = 0.0
 
 

@@ -19,10 +19,11 @@ from ._ranked_ids import RankedIds, rank, relevance_grades
 def _ranked(run: ScorerRun) -> RankedIds | None:
     """A run's ranked ids; None leaves the run to the steps (which also name a missing
     id)."""
-    if not run.context or not run.reference_context_ids:
+    retrieved = run.context if run.retrieved_context_ids is None else run.retrieved_context_ids
+    if not retrieved or not run.reference_context_ids:
         return None
     try:
-        ranked = rank(relevance_grades(run), run.context)
+        ranked = rank(relevance_grades(run), retrieved)
     except ConfigError:
         return None
     return ranked if ranked.relevant_ids else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any
+from typing import Any, cast
 
 from .._errors import ConfigError
 from .._i18n import t
@@ -113,11 +113,18 @@ class RankedIds:
         return f"{head}{space}{self.listing(lang)}"
 
 
-def rank(grades: dict[str, float], chunks: list[Chunk]) -> RankedIds:
-    """The `RankedIds` of retrieved chunks against a run's `relevance_grades`.
+def rank(grades: dict[str, float], chunks: list[Chunk] | list[str]) -> RankedIds:
+    """The `RankedIds` of retrieved chunks (or of ids, in rank order: a run's
+    ``retrieved_context_ids``) against a run's `relevance_grades`.
 
     Raises:
         ConfigError: If a chunk has no id.
     """
     relevant = [i for i, g in grades.items() if g > 0]
-    return RankedIds(ranked_ids(chunks), relevant, grades)
+    if _all_ids(chunks):
+        return RankedIds(list(dict.fromkeys(cast("list[str]", chunks))), relevant, grades)
+    return RankedIds(ranked_ids(cast("list[Chunk]", chunks)), relevant, grades)
+
+
+def _all_ids(retrieved: list[Any]) -> bool:
+    return not retrieved or type(retrieved[0]) is str
