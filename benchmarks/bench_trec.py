@@ -96,26 +96,27 @@ def peak_mb(fn) -> float:
     return peak / 1e6
 
 
-def as_rows(qrels: dict, run: dict) -> list[dict]:
-    """The run as scorekit data rows: each query's documents as chunks in trec_eval's
-    order (score descending, ties by document id descending), its qrels as graded ids."""
+def as_rows(qrels: dict, run: dict, ids_only: bool = False) -> list[dict]:
+    """The run as scorekit data rows: each query's documents in trec_eval's order (score
+    descending, ties by document id descending) as chunks, or with ``ids_only`` as
+    ``retrieved_context_ids``; its qrels as graded ids."""
     rows = []
     for query, docs in run.items():
         ranked = sorted(docs, reverse=True)
         ranked.sort(key=docs.__getitem__, reverse=True)  # stable: ties stay id-descending
+        retrieved: dict[str, Any] = (
+            {"retrieved_context_ids": ranked}
+            if ids_only
+            else {"context": [{"id": doc, "text": ""} for doc in ranked]}
+        )
         rows.append(
-            {
-                "id": query,
-                "input": query,
-                "context": [{"id": doc, "text": ""} for doc in ranked],
-                "reference_context_ids": qrels[query],
-            }
+            {"id": query, "input": query, **retrieved, "reference_context_ids": qrels[query]}
         )
     return rows
 
 
 def run_evals_row(
-    qrels: dict, run: dict, ours: Any, repeat: int, notes: list[str]
+    qrels: dict, run: dict, ours: Any, repeat: int, notes: list[str], ids_only: bool = False
 ) -> tuple[float, float]:
     """Best wall times of `run_evals` with the five metrics as ranking scorers: on the
     rows as dicts (built outside the timing: a user has them), then on the same rows
@@ -127,11 +128,11 @@ def run_evals_row(
     scorers = [create_ranking_scorer(m) for m in SCOREKIT]
     best, result = float("inf"), None
     for _ in range(repeat):
-        rows = as_rows(qrels, run)
+        rows = as_rows(qrels, run, ids_only)
         started = time.perf_counter()
         result = run_evals(rows, scorers, progress="none")
         best = min(best, time.perf_counter() - started)
-    items = load_dataset(as_rows(qrels, run))
+    items = load_dataset(as_rows(qrels, run, ids_only))
     validated, _ = best_of(repeat, lambda: run_evals(items, scorers, progress="none"))
     assert result is not None
     scored = [item for item in result.items if item.scorer_results["map"].status == "scored"]
@@ -141,8 +142,9 @@ def run_evals_row(
         for m in SCOREKIT
     )
     notes.append(
-        f"run_evals: {len(scored)} items scored (queries without a relevant document are "
-        f"skipped), per-item values equal to evaluate_ranking's: {unequal == 0}"
+        f"run_evals{' (ids only)' if ids_only else ''}: {len(scored)} items scored (queries "
+        "without a relevant document are skipped), per-item values equal to "
+        f"evaluate_ranking's: {unequal == 0}"
     )
     return best, validated
 
@@ -173,6 +175,11 @@ def main() -> None:
         run_time, validated = run_evals_row(qrels, run, ours, args.repeat, notes)
         rows.append(("scorekit run_evals, 5 ranking scorers (rows given as dicts)", run_time))
         rows.append(("scorekit run_evals, the same items validated once (load_dataset)", validated))
+        run_time, validated = run_evals_row(qrels, run, ours, args.repeat, notes, ids_only=True)
+        rows.append(
+            ("scorekit run_evals, 5 ranking scorers (dict rows, retrieved_context_ids)", run_time)
+        )
+        rows.append(("scorekit run_evals, the same ids-only items validated once", validated))
 
     try:
         import pytrec_eval
