@@ -52,6 +52,7 @@ from ._prebuilt._precision import (
 from ._prebuilt._qrels import create_relevance_scorer
 from ._prebuilt._ranking import average_precision
 from ._prebuilt._recall import ContextRecallOptions, create_context_recall_scorer
+from ._prebuilt._registry import prebuilt as register_scorer
 from ._prebuilt._similarity import (
     NonLLMContextOptions,
     create_non_llm_context_precision_scorer,
@@ -177,6 +178,7 @@ __all__ = [
     "paired_test",
     "read_result",
     "register_context_extractor",
+    "register_scorer",
     "resolve_context",
     "retrieved_chunks",
     "score_many",

@@ -7,18 +7,15 @@ from typing import Any
 from ._errors import ConfigError
 from ._model._judge import Judge
 from ._pipeline import Scorer
-
-# importing the scorer modules registers their factories
-from ._prebuilt import _ids, _precision, _recall, _similarity, _synthesis  # noqa: F401
 from ._prebuilt._ids import create_ranking_scorer
 from ._prebuilt._ranking import RANKING_METRICS, ranking_metric
-from ._prebuilt._registry import REGISTRY
+from ._prebuilt._registry import registry
 
 
 def scorer_ids() -> dict[str, str]:
     """Every prebuilt scorer id with a one-line description; ranking metrics with a
     cutoff are listed at 10 (``ndcg@10``) and take any."""
-    llm_first = sorted(REGISTRY.items(), key=lambda item: not item[1].needs_model)
+    llm_first = sorted(registry().items(), key=lambda item: not item[1].needs_model)
     listing = {sid: entry.description for sid, entry in llm_first}
     for metric in RANKING_METRICS:  # a concrete id each, accepted as it is listed
         example = metric.replace("@k", "@10")
@@ -35,7 +32,7 @@ def scorer_by_id(
     Raises:
         ConfigError: For an unknown id, or an LLM scorer without a model.
     """
-    entry = REGISTRY.get(scorer_id)
+    entry = registry().get(scorer_id)
     if entry is not None and entry.needs_model:
         if model is None:
             raise ConfigError(
@@ -48,6 +45,6 @@ def scorer_by_id(
     try:
         ranking_metric(scorer_id)
     except ConfigError:
-        known = ", ".join([*REGISTRY, *RANKING_METRICS])
+        known = ", ".join([*registry(), *RANKING_METRICS])
         raise ConfigError(f"unknown scorer id {scorer_id!r}; known: {known}") from None
     return create_ranking_scorer(scorer_id, options)

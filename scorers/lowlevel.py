@@ -20,8 +20,14 @@ Running and writing:
     (validation of many objects without collector passes), `exception_text`,
     `warn_user` (a warning naming the user's line, not scorekit's).
 The offline judge:
-    `rule_answer(contract, messages)` answers a judge contract the way the fakes and
-    estimates do; `supports(claim, context)` is its word-overlap rule.
+    `rule_answer(task_prompt, schema_name=None)` answers a judge prompt the way the fakes
+    and estimates do (each registered scorer declares its contracts' answers, see
+    `scorers.register_scorer`); `judge_contract(name, answer)` declares one for a step that
+    is not a registered scorer; `supports(evidence, statement)` is the word-overlap rule.
+Registered scorers:
+    `registry()`: every registered scorer (scorekit's and the ``scorekit.scorers`` entry
+    points') as a self-describing entry: id, factory, needs a model, contract answers,
+    Ragas name.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from ._engine import (
     with_fast_path,
 )
 from ._engine._gc import paused_gc
+from ._prebuilt._registry import Registered, judge_contract, registry
 from ._prebuilt._rule_judge import rule_answer, supports
 from ._reading import exception_text
 from ._sync import run_sync
@@ -53,14 +60,17 @@ __all__ = [
     "Job",
     "Memo",
     "Outcome",
+    "Registered",
     "Scored",
     "exception_text",
     "finite",
     "integer",
     "json_fallback",
+    "judge_contract",
     "paused_gc",
     "positive",
     "register_fast_path",
+    "registry",
     "rule_answer",
     "run_sync",
     "score_detached",

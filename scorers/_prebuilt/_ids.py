@@ -68,7 +68,7 @@ def id_reason(what: str, language: str = "auto") -> Any:
     return reason
 
 
-@prebuilt("id-context-recall", needs_model=False)
+@prebuilt("id-context-recall", needs_model=False, ragas="IDBasedContextRecall")
 def create_id_context_recall_scorer(
     options: IDContextOptions | dict[str, Any] | None = None,
 ) -> Scorer:
@@ -96,7 +96,7 @@ def create_id_context_recall_scorer(
     return with_fast_path(scorer, opts)
 
 
-@prebuilt("id-context-precision", needs_model=False)
+@prebuilt("id-context-precision", needs_model=False, ragas="IDBasedContextPrecision")
 def create_id_context_precision_scorer(
     options: IDContextOptions | dict[str, Any] | None = None,
 ) -> Scorer:

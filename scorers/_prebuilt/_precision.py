@@ -18,6 +18,7 @@ from ._options import SamplingOptions, ScaleOptions, context_step, parse_options
 from ._ranking import average_precision
 from ._recall import Reason
 from ._registry import prebuilt
+from ._rule_judge import chunk_verdicts_answer, reason_answer
 from ._sampling import majority_by_index, sampling_step
 
 
@@ -233,7 +234,12 @@ def with_verdicts(
     return scorer
 
 
-@prebuilt("context-precision", needs_model=True)
+@prebuilt(
+    "context-precision",
+    needs_model=True,
+    answers={"ChunkVerdicts": chunk_verdicts_answer, "Reason": reason_answer},
+    ragas="LLMContextPrecisionWithReference",
+)
 def create_context_precision_scorer(
     model: str | Judge, options: ContextPrecisionOptions | dict[str, Any] | None = None
 ) -> Scorer:
@@ -264,7 +270,12 @@ def create_context_precision_scorer(
     return explained(scorer, "ground truth", opts.llm_reason, opts.language, "ground_truth")
 
 
-@prebuilt("context-utilization", needs_model=True)
+@prebuilt(
+    "context-utilization",
+    needs_model=True,
+    answers={"ChunkVerdicts": chunk_verdicts_answer, "Reason": reason_answer},
+    ragas="LLMContextPrecisionWithoutReference",
+)
 def create_context_utilization_scorer(
     model: str | Judge, options: ContextPrecisionOptions | dict[str, Any] | None = None
 ) -> Scorer:

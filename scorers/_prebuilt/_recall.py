@@ -17,6 +17,7 @@ from .._types import ScorerRun
 from ._contracts import Claims, ClaimVerdicts, check_indices
 from ._options import SamplingOptions, ScaleOptions, context_step, parse_options
 from ._registry import prebuilt
+from ._rule_judge import claim_verdicts_answer, claims_answer, reason_answer
 from ._sampling import majority_by_index, sampling_step
 
 
@@ -179,7 +180,16 @@ def _llm_reason_prompt_in(language: str) -> Any:
     return prompt
 
 
-@prebuilt("context-recall", needs_model=True)
+@prebuilt(
+    "context-recall",
+    needs_model=True,
+    answers={
+        "Claims": claims_answer,
+        "ClaimVerdicts": claim_verdicts_answer,
+        "Reason": reason_answer,
+    },
+    ragas="LLMContextRecall",
+)
 def create_context_recall_scorer(
     model: str | Judge, options: ContextRecallOptions | dict[str, Any] | None = None
 ) -> Scorer:

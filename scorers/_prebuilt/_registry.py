@@ -1,25 +1,48 @@
-"""Where each prebuilt scorer registers itself, at its definition (inspect_ai-style)."""
+"""Every prebuilt scorer as one self-describing entry, registered at its definition
+(inspect_ai-style): its id, factory, whether it needs a model, the judge contracts it
+asks and how the offline rule judge answers each, and its Ragas name.
+
+Nothing lists the scorer modules: `registry()` imports every module of this package on
+first use (so a new scorer module is found by being there), then each module a
+``scorekit.scorers`` entry point names (third-party scorers).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import importlib
+import pkgutil
+import sys
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
+Answer = Callable[[str], Any]
+"""How the rule judge answers a contract: the task prompt → the answer as JSON values."""
+
+ENTRY_POINTS = "scorekit.scorers"
+"""The entry-point group of third-party scorer modules."""
 
 
 @dataclass(frozen=True)
 class Registered:
-    """A prebuilt scorer factory under its id.
+    """A prebuilt scorer under its id.
 
     Attributes:
+        scorer_id: The id (``--scorer``, `scorer_by_id`).
         factory: ``factory(model, options)`` when ``needs_model``, else ``factory(options)``.
         needs_model: Whether the scorer calls a judge.
+        answers: Each judge contract it asks (by its schema's title, as ``"Claims"``)
+            with the rule judge's answer to it.
+        ragas: The Ragas metric it stands for, if any.
     """
 
+    scorer_id: str
     factory: Callable[..., Any]
     needs_model: bool
+    answers: Mapping[str, Answer] = field(default_factory=dict)
+    ragas: str | None = None
 
     @property
     def description(self) -> str:
@@ -28,14 +51,83 @@ class Registered:
         return first.replace("``", "").rstrip(".")
 
 
-REGISTRY: dict[str, Registered] = {}
+_SCORERS: dict[str, Registered] = {}
+_ANSWERS: dict[str, Answer] = {}
+_DISCOVERED = threading.Event()
+_DISCOVERING = threading.Lock()
 
 
-def prebuilt(scorer_id: str, *, needs_model: bool) -> Callable[[F], F]:
-    """Register the decorated factory as the prebuilt scorer ``scorer_id``."""
+def prebuilt(
+    scorer_id: str,
+    *,
+    needs_model: bool,
+    answers: Mapping[str, Answer] | None = None,
+    ragas: str | None = None,
+) -> Callable[[F], F]:
+    """Register the decorated factory as the scorer ``scorer_id`` (public as
+    `scorers.register_scorer`).
+
+    Args:
+        scorer_id: The id it is built by (``scorekit run --scorer ID``).
+        needs_model: Whether the factory takes a judge model first.
+        answers: For an LLM scorer, how the offline rule judge answers each contract it
+            asks (schema title → ``fn(task_prompt) -> answer``), so that it runs against
+            `evals.testing.FakeLLMServer` and in estimates with no model.
+        ragas: The Ragas metric it stands for, if any.
+    """
 
     def register(factory: F) -> F:
-        REGISTRY[scorer_id] = Registered(factory, needs_model)
+        _SCORERS[scorer_id] = Registered(
+            scorer_id, factory, needs_model, dict(answers or {}), ragas
+        )
+        _ANSWERS.update(answers or {})
         return factory
 
     return register
+
+
+def judge_contract(name: str, answer: Answer) -> None:
+    """How the rule judge answers the contract ``name`` (a schema title) asked by a step
+    that is not a registered scorer of its own (the synthesis question writer)."""
+    _ANSWERS[name] = answer
+
+
+def registry() -> dict[str, Registered]:
+    """Every registered scorer by id (scorekit's modules and entry points read first)."""
+    _discover()
+    return dict(_SCORERS)
+
+
+def answer_for(name: str) -> Answer | None:
+    """The rule judge's answer function for the contract ``name``, if any."""
+    _discover()
+    return _ANSWERS.get(name)
+
+
+def _discover() -> None:
+    if _DISCOVERED.is_set():
+        return
+    with _DISCOVERING:
+        if _DISCOVERED.is_set():
+            return
+        package = sys.modules[__package__]
+        for found in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{__package__}.{found.name}")
+        _third_party()
+        _DISCOVERED.set()
+
+
+def _third_party() -> None:
+    """Import each module a ``scorekit.scorers`` entry point names; a broken one is
+    reported and skipped (the others still load)."""
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINTS):
+        try:
+            point.load()
+        except Exception as exc:  # a third party's import error must not hide ours
+            print(
+                f"scorekit: the scorer entry point {point.name!r} ({point.value}) failed to "
+                f"load: {type(exc).__name__}: {exc}",
+                file=sys.stderr,
+            )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from .._fences import block, tagged
 from .._i18n import NAMES, detect_language
@@ -45,58 +46,69 @@ def schema_title(prompt: str) -> str | None:
 
 
 def rule_answer(task_prompt: str, schema_name: str | None = None) -> str:
-    """The JSON answer to one of scorekit's judge prompts, by rule, without a model.
+    """The JSON answer to a judge prompt, by rule, without a model: the answer each
+    registered scorer declares for the contract (`prebuilt`'s ``answers``, keyed by the
+    response schema's title), ``{"answer": "fake"}`` for a contract nobody declared.
 
-    - ``Claims``: one claim per sentence of the ``<answer>``.
-    - ``ClaimVerdicts``: "yes" when one chunk contains ≥ 60% of the claim's content words.
-    - ``ChunkVerdicts``: "yes" when the chunk supports some sentence of the reference.
-    - ``Reason``: a fixed sentence.
-    - ``WrittenQuestion`` (`evals.synthesize`'s writer): the first sentence of each
-      passage is the answer; the question names its first words, in the passages'
-      language.
-    - ``LabelVerdict`` (the label check): each check by word overlap and script.
+    scorekit's own: ``Claims`` (one claim per sentence of the ``<answer>``),
+    ``ClaimVerdicts`` ("yes" when one chunk holds ≥ 60% of the claim's content words),
+    ``ChunkVerdicts`` ("yes" when the chunk supports some sentence of the reference),
+    ``Reason`` (a fixed sentence), ``WrittenQuestion`` (`evals.synthesize`'s writer: the
+    first sentence of each passage is the answer, the question names its first words, in
+    the passages' language) and ``LabelVerdict`` (the label check by word overlap and
+    script).
     """
-    prompt, name = task_prompt, schema_name or schema_title(task_prompt)
-    if name == "Claims":
-        return json.dumps({"claims": _sentences(block("answer", prompt) or "")})
-    if name == "ClaimVerdicts":
-        chunks, claims = tagged("chunk", prompt), tagged("claim", prompt)
-        verdicts = [
+    from ._registry import answer_for
+
+    answer = answer_for(schema_name or schema_title(task_prompt) or "")
+    return json.dumps({"answer": "fake"} if answer is None else answer(task_prompt))
+
+
+def claims_answer(prompt: str) -> dict[str, Any]:
+    """``Claims``: one claim per sentence of the ``<answer>``."""
+    return {"claims": _sentences(block("answer", prompt) or "")}
+
+
+def claim_verdicts_answer(prompt: str) -> dict[str, Any]:
+    """``ClaimVerdicts``: "yes" when one chunk holds ≥ 60% of the claim's content words."""
+    chunks, claims = tagged("chunk", prompt), tagged("claim", prompt)
+    verdicts = []
+    for i, claim in enumerate(claims):
+        found = any(supports(c, claim) for c in chunks)
+        verdicts.append(
             {
                 "claim_index": i,
-                "verdict": "yes" if any(supports(c, claim) for c in chunks) else "no",
-                "reason": "word overlap with a chunk"
-                if any(supports(c, claim) for c in chunks)
-                else "no chunk states it",
+                "verdict": "yes" if found else "no",
+                "reason": "word overlap with a chunk" if found else "no chunk states it",
             }
-            for i, claim in enumerate(claims)
-        ]
-        return json.dumps({"verdicts": verdicts})
-    if name == "ChunkVerdicts":
-        reference = block("ground_truth", prompt) or block("answer", prompt) or ""
-        chunks = tagged("chunk", prompt)
-        offset_match = re.search(r'<chunk index="(\d+)">', prompt)
-        offset = int(offset_match.group(1)) if offset_match else 0
-        verdicts = []
-        for i, chunk in enumerate(chunks):
-            useful = any(supports(chunk, s) for s in _sentences(reference))
-            verdicts.append(
-                {
-                    "context_index": offset + i,
-                    "verdict": "yes" if useful else "no",
-                    "reason": "states part of the reference"
-                    if useful
-                    else "unrelated to the reference",
-                }
-            )
-        return json.dumps({"verdicts": verdicts})
-    if name == "Reason":
-        return json.dumps({"reason": "rule-based fake judge reason"})
-    if name == "WrittenQuestion":
-        return json.dumps(_written_question(prompt))
-    if name == "LabelVerdict":
-        return json.dumps(_label_verdict(prompt))
-    return json.dumps({"answer": "fake"})
+        )
+    return {"verdicts": verdicts}
+
+
+def chunk_verdicts_answer(prompt: str) -> dict[str, Any]:
+    """``ChunkVerdicts``: "yes" when the chunk supports some sentence of the reference."""
+    reference = block("ground_truth", prompt) or block("answer", prompt) or ""
+    chunks = tagged("chunk", prompt)
+    offset_match = re.search(r'<chunk index="(\d+)">', prompt)
+    offset = int(offset_match.group(1)) if offset_match else 0
+    verdicts = []
+    for i, chunk in enumerate(chunks):
+        useful = any(supports(chunk, s) for s in _sentences(reference))
+        verdicts.append(
+            {
+                "context_index": offset + i,
+                "verdict": "yes" if useful else "no",
+                "reason": "states part of the reference"
+                if useful
+                else "unrelated to the reference",
+            }
+        )
+    return {"verdicts": verdicts}
+
+
+def reason_answer(prompt: str) -> dict[str, Any]:
+    """``Reason``: a fixed sentence."""
+    return {"reason": "rule-based fake judge reason"}
 
 
 _QUESTIONS = {
@@ -125,7 +137,7 @@ def _topic(sentence: str, language: str) -> str:
     return sentence[:4]
 
 
-def _written_question(prompt: str) -> dict[str, str]:
+def written_question_answer(prompt: str) -> dict[str, str]:
     """A question on the first sentence of each passage, built from its first words (a
     fake cannot paraphrase: its paraphrase questions fail the BM25 gate, as they should)."""
     passages = tagged("passage", prompt)
@@ -138,7 +150,7 @@ def _written_question(prompt: str) -> dict[str, str]:
     return {"question": question, "answer": " ".join(firsts[:2])}
 
 
-def _label_verdict(prompt: str) -> dict[str, str]:
+def label_verdict_answer(prompt: str) -> dict[str, str]:
     """The four checks by word overlap: each answer sentence supported by the passages;
     the question holding >= 80% of the answer's words gives it away; scripts compared."""
     question, answer = block("question", prompt) or "", block("answer", prompt) or ""

@@ -153,7 +153,7 @@ def _precision_reason(opts: NonLLMContextOptions) -> Any:
     return reason
 
 
-@prebuilt("non-llm-context-recall", needs_model=False)
+@prebuilt("non-llm-context-recall", needs_model=False, ragas="NonLLMContextRecall")
 def create_non_llm_context_recall_scorer(
     options: NonLLMContextOptions | dict[str, Any] | None = None,
 ) -> Scorer:
@@ -181,7 +181,11 @@ def create_non_llm_context_recall_scorer(
     return with_fast_path(scorer, opts)
 
 
-@prebuilt("non-llm-context-precision", needs_model=False)
+@prebuilt(
+    "non-llm-context-precision",
+    needs_model=False,
+    ragas="NonLLMContextPrecisionWithReference",
+)
 def create_non_llm_context_precision_scorer(
     options: NonLLMContextOptions | dict[str, Any] | None = None,
 ) -> Scorer:

@@ -24,7 +24,8 @@ from .._pipeline import Scorer, create_scorer
 from .._steps import PromptStep, StepResults, not_scorable
 from .._types import ScorerRun
 from ._contracts import _yes_no
-from ._registry import prebuilt
+from ._registry import judge_contract, prebuilt
+from ._rule_judge import label_verdict_answer, written_question_answer
 
 KINDS = ("single", "multi", "paraphrase")
 """The kinds of question `create_question_writer` writes."""
@@ -120,6 +121,9 @@ def _options(name: str, options: Mapping[str, Any] | None, allowed: set[str]) ->
     return given
 
 
+judge_contract("WrittenQuestion", written_question_answer)
+
+
 def create_question_writer(model: Judge | str, options: Mapping[str, Any] | None = None) -> Scorer:
     """The writer step of `evals.synthesize`: one question and its reference answer from
     the gold passages in a run's ``context`` (one passage; two for ``multi``).
@@ -212,7 +216,7 @@ def _check_inputs(run: ScorerRun, results: StepResults) -> Any:
     return None
 
 
-@prebuilt("label-check", needs_model=True)
+@prebuilt("label-check", needs_model=True, answers={"LabelVerdict": label_verdict_answer})
 def create_label_check_scorer(
     model: Judge | str, options: Mapping[str, Any] | None = None
 ) -> Scorer:
