@@ -6,6 +6,7 @@ cycle (lazy and TYPE_CHECKING imports included), `evals` built on public `scorer
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -172,3 +173,11 @@ def test_production_code_never_imports_evals_testing() -> None:
         if not m.startswith("evals.testing") and any(t.startswith("evals.testing") for t in targets)
     }
     assert not users
+
+
+def test_architecture_names_every_module() -> None:
+    text = (ROOT / "ARCHITECTURE.md").read_text()
+    listed = set(re.findall(r"^- `((?:scorers|evals)/[\w/]+\.py)`", text, re.M))
+    present = {path.relative_to(ROOT).as_posix() for path in modules().values()}
+    assert present - listed == set(), "add these to ARCHITECTURE.md's module list"
+    assert listed - present == set(), "these are gone: remove them from the list"
