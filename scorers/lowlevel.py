@@ -24,6 +24,12 @@ The offline judge:
     and estimates do (each registered scorer declares its contracts' answers, see
     `scorers.register_scorer`); `judge_contract(name, answer)` declares one for a step that
     is not a registered scorer; `supports(evidence, statement)` is the word-overlap rule.
+Ranking measures:
+    `MEASURES` is trec_eval's measures as one table of `Measure` entries (how to compute
+    each for a batch of queries, default cutoffs, the mean's kind, print order, per item
+    or not, named sets); `register_measure` adds one, and `evaluate_ranking`,
+    `create_ranking_scorer` and ``scorekit trec -m`` see it; `trec_names` resolves
+    ``-m`` arguments.
 Registered scorers:
     `registry()`: every registered scorer (scorekit's and the ``scorekit.scorers`` entry
     points') as a self-describing entry: id, factory, needs a model, contract answers,
@@ -49,15 +55,18 @@ from ._engine import (
 from ._engine._gc import paused_gc
 from ._prebuilt._registry import Registered, judge_contract, registry
 from ._prebuilt._rule_judge import rule_answer, supports
+from ._ranking._measures import MEASURES, Measure, register_measure, trec_names
 from ._reading import exception_text
 from ._sync import run_sync
 from ._types import ONE_RETRIEVAL
 from ._types import _json_fallback as json_fallback
 
 __all__ = [
+    "MEASURES",
     "ONE_RETRIEVAL",
     "FastPath",
     "Job",
+    "Measure",
     "Memo",
     "Outcome",
     "Registered",
@@ -70,12 +79,14 @@ __all__ = [
     "paused_gc",
     "positive",
     "register_fast_path",
+    "register_measure",
     "registry",
     "rule_answer",
     "run_sync",
     "score_detached",
     "score_many",
     "supports",
+    "trec_names",
     "warn_user",
     "with_fast_path",
     "write_atomically",

@@ -8,13 +8,13 @@ import sys
 from typing import Any, Literal
 
 from scorers import ConfigError, DatasetError
+from scorers.lowlevel import trec_names
 
 from ._common import (
     add_resampling_options,
     check_resamples,
 )
 from ._output import EXIT_OK
-from ._trec_measures import measures
 
 
 def add(commands: Any) -> None:
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     check_resamples(args)
     if args.max_docs is not None and args.max_docs < 0:
         raise ConfigError(f"-M must be an integer >= 0; got {args.max_docs}")
-    names = measures(args.metric or ["official"])
+    names = trec_names(args.metric or ["official"])
     metrics = [n for n in names if n not in SPECIAL]
     if not metrics:
         raise ConfigError("-m names no measure to compute, e.g. -m map")

@@ -9,12 +9,7 @@ from .._errors import ConfigError
 from .._lazy import np
 from .._ranking._batch import NOT_JUDGED, pool_grades
 from .._ranking._kernel import parse_metric, single_query_batch
-
-NOT_PER_ITEM = frozenset(
-    {"num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "gm_map", "gm_bpref"}
-    | {"utility", "dcg", "ideal_dcg"}
-)
-"""trec_eval measures that are not a score in [0, 1] of one query: refused per item."""
+from .._ranking._measures import MEASURES
 
 
 def precision_sum(relevant: Iterable[bool]) -> tuple[float, int]:
@@ -63,8 +58,11 @@ def ranking_metric(metric: str) -> Callable[[list[str], dict[str, float]], float
         ConfigError: For an unknown name or a cutoff below 1.
     """
     parsed = parse_metric(metric)
-    if parsed.kind in NOT_PER_ITEM:
-        what = {"gm": "a run-level aggregate", "nu": "a count"}.get(parsed.kind[:2], "unbounded")
+    measure = MEASURES[parsed.kind]
+    if not measure.per_item:
+        what = {"geometric": "a run-level aggregate", "sum": "a count"}.get(
+            measure.mean, "unbounded"
+        )
         raise ConfigError(
             f"{metric!r} is {what}, not a per-item score in [0, 1]: compute it over the whole "
             "run with scorers.evaluate_ranking(qrels, run, [...]) or `scorekit trec`"

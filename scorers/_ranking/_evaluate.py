@@ -11,8 +11,8 @@ from pydantic import BaseModel, Field, computed_field
 
 from .._errors import ConfigError, DatasetError
 from ._batch import NONPOOL, UNJUDGED, Depth, ranked_batch
-from ._judged import COUNTS, JUDGED_ONLY
 from ._kernel import Metric, RankedBatch, parse_metric
+from ._measures import MEASURES
 
 if TYPE_CHECKING:
     import numpy as np
@@ -229,13 +229,9 @@ def _some(ids: Mapping[str, Any]) -> str:
     return ", ".join(shown) + (", ..." if len(ids) > 3 else "") if shown else "none"
 
 
-EXACT_TIE_KINDS = frozenset({"unj", "rbp", "rbp_resid"})
-"""Measures that tell apart non-relevant documents of different grades anywhere."""
-
-
 def _exact_ties(parsed: list[Metric], level: float, max_docs: int | None) -> bool:
-    cut = max_docs is not None and any(m.kind in JUDGED_ONLY for m in parsed)
-    return cut or level <= 0 or any(m.params or m.kind in EXACT_TIE_KINDS for m in parsed)
+    cut = max_docs is not None and any(MEASURES[m.kind].judged_only for m in parsed)
+    return cut or level <= 0 or any(m.params or MEASURES[m.kind].exact_ties for m in parsed)
 
 
 def _refuse_duplicates(
@@ -266,8 +262,9 @@ def _aggregate(metric: Metric, values: np.ndarray) -> float:
     if not len(values):
         return math.nan
     total = float(np.cumsum(values)[-1])
-    if metric.kind in COUNTS:
+    mean = MEASURES[metric.kind].mean
+    if mean == "sum":
         return total
-    if metric.kind in ("gm_map", "gm_bpref"):
+    if mean == "geometric":
         return math.exp(total / len(values))
     return total / len(values)

@@ -16,10 +16,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from .._errors import ConfigError
-from ._experimental import CUT_KINDS, NAMES, WITH_PARAMS
-from ._experimental import values as experimental_values
-from ._judged import KINDS, MIN_GEO_MEAN
-from ._judged import values as judged_values
+from ._measures import MEASURES, measure_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -33,10 +30,7 @@ class Metric:
 
     Attributes:
         name: The name as given (``"ndcg@10"`` or ``"ndcg_cut_10"``); results use it.
-        kind: The trec_eval measure: ``P``, ``recall``, ``success``, ``map``,
-            ``map_cut``, ``recip_rank``, ``Rprec``, ``ndcg``, ``ndcg_cut``, or one of
-            `_judged.KINDS` (counts, set measures, ``bpref``, ``infAP``, ``gm_map``,
-            ``iprec_at_recall``).
+        kind: The trec_eval measure: a name of the table (`_measures.MEASURES`).
         k: The cutoff, for the ``*_k`` measures.
         level: The recall level, for ``iprec_at_recall`` and ``Rprec_mult``.
         params: trec_eval's parameters of the measures that take some (``ndcg.1=3,2=9``,
@@ -66,51 +60,22 @@ _CUT_SCOREKIT = {
     "ndcg": "ndcg_cut",
     "map": "map_cut",
 }
-METRIC_NAMES = (
-    "precision@k",
-    "recall@k",
-    "hit_rate@k",
-    "ndcg@k",
-    "ndcg",
-    "map",
-    "map@k",
-    "mrr",
-    "r_precision",
-    "P_k",
-    "recall_k",
-    "success_k",
-    "ndcg_cut_k",
-    "map_cut_k",
-    "recip_rank",
-    "Rprec",
-    "bpref",
-    "infAP",
-    "gm_map",
-    "iprec_at_recall_L",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "set_P",
-    "set_recall",
-    "set_F",
-    "set_relative_P",
-    "set_map",
-    "num_nonrel_judged_ret",
-    "gm_bpref",
-    "Rprec_mult_L",
-    "relative_P_k",
-    "unj_k",
-    "utility",
-    "11pt_avg",
-    "binG",
-    "G",
-    "dcg",
-    "ideal_dcg",
-    "ndcg_rel",
-    "Rndcg",
-    "rbp",
-    "rbp_resid",
+SCOREKIT_NAMES = (
+    *("precision@k", "recall@k", "hit_rate@k", "ndcg@k", "ndcg", "map", "map@k"),
+    *("mrr", "r_precision"),
 )
+"""scorekit's own names of trec_eval measures (``@k``: any cutoff)."""
+
+
+def metric_names() -> tuple[str, ...]:
+    """Every name a metric may be given by: scorekit's, then each measure of the table
+    (``_k``: a rank cutoff, ``_L``: a recall level)."""
+    trec = [
+        f"{name}_{'L' if m.fraction else 'k'}" if m.cutoffs else name
+        for name, m in MEASURES.items()
+        if m.compute is not None
+    ]
+    return (*SCOREKIT_NAMES, *trec)
 
 
 def parse_metric(name: str) -> Metric:
@@ -123,27 +88,32 @@ def parse_metric(name: str) -> Metric:
         raise ConfigError(f"a metric name must be a string, got {type(name).__name__}")
     if name in _FIXED:
         return Metric(name, _FIXED[name])
-    if name in KINDS and name != "iprec_at_recall":
+    plain = MEASURES.get(name)
+    if plain is not None and plain.compute is not None and not plain.cutoffs:
         return Metric(name, name)
-    if name in NAMES:
-        return Metric(name, name)
-    level = re.fullmatch(r"(iprec_at_recall|Rprec_mult)[_.](\d+(?:\.\d*)?|\.\d+)", name)
-    if level is not None and (level.group(1) == "Rprec_mult" or float(level.group(2)) <= 1):
-        return Metric(name, level.group(1), level=float(level.group(2)))
-    with_params = re.fullmatch(rf"({'|'.join(sorted(WITH_PARAMS, key=len)[::-1])})_(.+)", name)
+    fractions = "|".join(n for n, m in MEASURES.items() if m.fraction and m.compute)
+    level = re.fullmatch(rf"({fractions})[_.](\d+(?:\.\d*)?|\.\d+)", name)
+    if level is not None:
+        most = MEASURES[level.group(1)].max_cutoff
+        if most is None or float(level.group(2)) <= most:
+            return Metric(name, level.group(1), level=float(level.group(2)))
+    params = sorted((n for n, m in MEASURES.items() if m.params and m.compute), key=len)
+    with_params = re.fullmatch(rf"({'|'.join(params[::-1])})_(.+)", name)
     if with_params is not None and not name.startswith("ndcg_cut"):
         return Metric(name, with_params.group(1), params=with_params.group(2))
     match = re.fullmatch(r"(precision|recall|hit_rate|ndcg|map)@(\d+)", name)
     kind = _CUT_SCOREKIT.get(match.group(1)) if match else None
     if match is None:
-        cut_kinds = "|".join(("P", "recall", "success", "ndcg_cut", "map_cut", *CUT_KINDS))
+        cut_kinds = "|".join(
+            n for n, m in MEASURES.items() if m.cutoffs and not m.fraction and m.compute
+        )
         match = re.fullmatch(rf"({cut_kinds})[_.](\d+)", name)
         kind = match.group(1) if match else None
     if match is None or kind is None or int(match.group(2)) < 1:
         raise ConfigError(
-            f"unknown ranking metric {name!r}; use one of {', '.join(METRIC_NAMES)} "
-            "with k a positive integer, e.g. 'ndcg@10' or 'ndcg_cut_10', or trec_eval's "
-            f"{', '.join(sorted(KINDS - {'iprec_at_recall'}))}, iprec_at_recall_0.10"
+            f"unknown ranking metric {name!r}; use one of {', '.join(metric_names())} "
+            "with k a positive integer and L a recall level, e.g. 'ndcg@10', 'ndcg_cut_10' "
+            "or 'iprec_at_recall_0.10'"
         )
     return Metric(name, kind, int(match.group(2)))
 
@@ -248,48 +218,11 @@ class RankedBatch:
         return self._cache["ideal"], self._cache["ideal_rank0"]
 
     def values(self, metric: Metric) -> np.ndarray:
-        """The metric's value for every query, as trec_eval computes it."""
-        kind, k = metric.kind, metric.k
-        if metric.params or kind in NAMES or kind in CUT_KINDS or kind == "Rprec_mult":
-            return experimental_values(self, metric)
-        if kind == "P":
-            assert k is not None
-            return self._relevant_in_top(k) / k
-        if kind == "recall":
-            assert k is not None
-            return self._over_num_rel(self._relevant_in_top(k))
-        if kind == "success":
-            assert k is not None
-            return (self._relevant_in_top(k) > 0).astype(np.float64)
-        if kind == "map" and "map" in self._cache:
-            return self._cache["map"]
-        if kind in ("map", "map_cut"):
-            precision = self.hits / (self.rank0 + 1.0)
-            mask = self.relevant if k is None else self.relevant & (self.rank0 < k)
-            found = self._over_num_rel(self._per_query(precision, mask))
-            if k is None:
-                self._cache["map"] = found
-            return found
-        if kind == "recip_rank":
-            out = np.zeros(self.n_queries)
-            positions = np.flatnonzero(self.relevant)
-            queries, first = np.unique(self.query[positions], return_index=True)
-            out[queries] = 1.0 / (self.rank0[positions[first]] + 1.0)
-            return out
-        if kind == "Rprec":
-            return self._over_num_rel(self._relevant_in_top(self.num_rel))
-        if kind in ("ndcg", "ndcg_cut"):
-            dcg = self._dcg(self.rank0, self.grades, self.query, k)
-            ideal_query, ideal_rank0 = self._ideal()
-            idcg = self._dcg(ideal_rank0, self.ideal_gains, ideal_query, k)
-            out = np.zeros(self.n_queries)
-            np.divide(dcg, idcg, out=out, where=idcg > 0)
-            return out
-        if kind == "gm_map":  # log(AP), floored; `evaluate_ranking` takes exp of the mean
-            return np.log(np.maximum(self.values(Metric("map", "map")), MIN_GEO_MEAN))
-        if kind in KINDS:
-            return judged_values(self, kind, metric.level)
-        raise ConfigError(f"unknown measure kind {kind!r}")  # pragma: no cover
+        """The metric's value for every query, as trec_eval computes it (the table's
+        entry of its measure, `_measures.MEASURES`)."""
+        compute = measure_of(metric.kind).compute
+        assert compute is not None
+        return compute(self, metric)
 
 
 def single_query_batch(
