@@ -225,14 +225,25 @@ def _coerce_reference_ids(value: Any) -> Any:
     if _all_strings(value):
         return value  # the common case, as it is: pydantic's list[str] copies it
     found = list(value)
-    if found and all(type(v) is tuple and len(v) == 2 for v in found):
+    if _pairs(found):
         return {id_string(k): _grade(k, v) for k, v in found}  # (id, grade) pairs: a map
+    return _plain_ids(
+        found, "reference_context_ids is a list of ids (strings or numbers) or one dict id -> grade"
+    )
+
+
+def _pairs(found: list[Any]) -> bool:
+    """Whether a list holds ``(id, number)`` pairs (from Python: a map given as items)."""
+    return bool(found) and all(type(v) is tuple and len(v) == 2 for v in found)
+
+
+def _plain_ids(found: list[Any], shape: str) -> list[str | None]:
+    """A list of ids as strings; a null, list or dict in it is refused (``shape`` says
+    what the field takes)."""
     for position, v in enumerate(found):
         if isinstance(v, (Mapping, list, tuple, set)) or v is None:
             raise ValueError(
-                f"item {position} is {'null' if v is None else 'a ' + type(v).__name__}; "
-                "reference_context_ids is a list of ids (strings or numbers) or one dict "
-                "id -> grade"
+                f"item {position} is {'null' if v is None else 'a ' + type(v).__name__}; {shape}"
             )
     return [id_string(v) for v in found]
 
@@ -247,19 +258,14 @@ def _coerce_retrieved_ids(value: Any) -> Any:
     if _all_strings(value):
         return value
     found = list(value.items()) if isinstance(value, Mapping) else list(value)
-    if found and (
-        isinstance(value, Mapping) or all(type(v) is tuple and len(v) == 2 for v in found)
-    ):
+    if isinstance(value, Mapping) or _pairs(found):
         scored = [(id_string(k), _retrieval_score(k, v)) for k, v in found]
         return [k for k, _ in sorted(scored, key=lambda pair: -pair[1])]
-    for position, v in enumerate(found):
-        if isinstance(v, (Mapping, list, tuple, set)) or v is None:
-            raise ValueError(
-                f"item {position} is {'null' if v is None else 'a ' + type(v).__name__}; "
-                "retrieved_context_ids is a list of ids in rank order (strings or numbers) "
-                "or one dict id -> retrieval score"
-            )
-    return [id_string(v) for v in found]
+    return _plain_ids(
+        found,
+        "retrieved_context_ids is a list of ids in rank order (strings or numbers) or one "
+        "dict id -> retrieval score",
+    )
 
 
 def _retrieval_score(key: Any, score: Any) -> float:

@@ -132,31 +132,37 @@ def judge_agreements(
 
 def agreements_for(header: RunHeader | None, store: LabelStore) -> list[JudgeAgreement]:
     """`judge_agreements` of a header and a store."""
-    found = []
-    for sid, (model, prompt) in judged_scorers(header).items():
-        labels = store.labels(sid, model, prompt)
-        decided = [x for x in labels if x.label is not None]
-        elsewhere = {
-            f"{m}, prompt v{p}": n
-            for (m, p), n in store.judges(sid).items()
-            if (m, p) != (model, prompt)
-        }
-        result = JudgeAgreement(
-            scorer_id=sid,
-            judge_model=model,
-            prompt_version=prompt,
-            n=len(decided),
-            undecided=len(labels) - len(decided),
-            elsewhere=elsewhere,
+    return [
+        agreement_of(store, sid, model, prompt)
+        for sid, (model, prompt) in judged_scorers(header).items()
+    ]
+
+
+def agreement_of(store: LabelStore, scorer_id: str, model: str, prompt: str) -> JudgeAgreement:
+    """People's agreement with one scorer's judge ``model`` under verdict prompt version
+    ``prompt``, from the labels in ``store``."""
+    labels = store.labels(scorer_id, model, prompt)
+    decided = [x for x in labels if x.label is not None]
+    elsewhere = {
+        f"{m}, prompt v{p}": n
+        for (m, p), n in store.judges(scorer_id).items()
+        if (m, p) != (model, prompt)
+    }
+    result = JudgeAgreement(
+        scorer_id=scorer_id,
+        judge_model=model,
+        prompt_version=prompt,
+        n=len(decided),
+        undecided=len(labels) - len(decided),
+        elsewhere=elsewhere,
+    )
+    if decided:
+        metrics, ci, _ = agreement(
+            [bool(x.label) for x in decided], [x.verdict.supported for x in decided]
         )
-        if decided:
-            metrics, ci, _ = agreement(
-                [bool(x.label) for x in decided], [x.verdict.supported for x in decided]
-            )
-            result.kappa, result.kappa_ci = metrics["kappa"], ci["kappa"]
-            result.accuracy, result.accuracy_ci = metrics["accuracy"], ci["accuracy"]
-        found.append(result)
-    return found
+        result.kappa, result.kappa_ci = metrics["kappa"], ci["kappa"]
+        result.accuracy, result.accuracy_ci = metrics["accuracy"], ci["accuracy"]
+    return result
 
 
 def agreement_gates(
@@ -171,7 +177,8 @@ def agreement_gates(
     version) is at least ``min_kappa``. It fails when κ is below, or when the scorer's
     labels were all made for another judge or prompt (the judge changed since). It does
     not decide — and so fails, as undecided (exit 4) — with no labels at all, fewer
-    than `MIN_LABELS`, or an undefined κ.
+    than `MIN_LABELS`, or an undefined κ; and a run with no judged scorer gets one such
+    gate (scorer ``""``): a bound on agreement never passes on nothing.
 
     Args:
         run: What `judge_agreements` takes, or its result.
@@ -184,7 +191,14 @@ def agreement_gates(
     if isinstance(run, list) and all(isinstance(a, JudgeAgreement) for a in run):
         agreements = run
     else:
-        agreements = judge_agreements(run, labels)  # type: ignore[arg-type]
+        agreements = judge_agreements(run, labels)
+    if not agreements:
+        why = (
+            "no scorer of this run asks a judge for verdicts people can label (context "
+            "recall, precision, utilization)"
+        )
+        return [AgreementGate(scorer="", min_kappa=min_kappa, kappa=None, n=0, passed=False,
+                              decided=False, why=why)]  # fmt: skip
     gates = []
     for a in agreements:
         why, decided = "", True

@@ -7,6 +7,7 @@ read the thresholds from the run's header.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -26,6 +27,32 @@ EXIT_UNDECIDED = 4
 """A gate could not decide, and so failed: a scorer scored no item, a compared scorer is
 missing from a run, no item was scored in both runs, no labels for the judge; also a run
 that scored nothing."""
+
+
+def bounds(values: Sequence[str], flag: str = "--threshold") -> dict[str, float]:
+    """``ID=VALUE`` bounds of gates (``--threshold``, ``--max-drop``, the viewer's max
+    drop) by scorer id.
+
+    Raises:
+        ConfigError: For a value without ``=``, an empty id, or a number that is not a
+            finite number (a NaN bound would pass every gate).
+    """
+    from scorers import ConfigError
+
+    found = {}
+    for value in values:
+        sid, sep, number = value.partition("=")
+        try:
+            found[sid] = float(number)
+        except ValueError:
+            raise ConfigError(
+                f"{flag} takes ID=VALUE, e.g. context-recall=0.7; got {value!r}"
+            ) from None
+        if not sep or not sid:
+            raise ConfigError(f"{flag} takes ID=VALUE; got {value!r}")
+        if not math.isfinite(found[sid]):
+            raise ConfigError(f"{flag} {sid}= needs a finite number; got {number!r}")
+    return found
 
 
 class Verdict(Protocol):

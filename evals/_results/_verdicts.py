@@ -62,9 +62,11 @@ def last_header(path: Path) -> RunHeader | None:
     return found
 
 
-def verdicts_of(item: ItemResult, run: str, header: RunHeader | None) -> list[JudgeVerdict]:
-    """Every verdict a person can label in one finished item."""
-    judged = judged_scorers(header)
+def verdicts_of(
+    item: ItemResult, run: str, judged: dict[str, tuple[str, str]]
+) -> list[JudgeVerdict]:
+    """Every verdict a person can label in one finished item (``judged``: the run's
+    `judged_scorers`)."""
     found: list[JudgeVerdict] = []
     for sid, result in item.scorer_results.items():
         if sid not in judged or result.status != "scored":
@@ -188,8 +190,9 @@ def draw_verdicts(
     reservoirs: dict[tuple[str, bool], list[JudgeVerdict]] = {}
     seen: dict[tuple[str, bool], int] = {}
     keys = set(skip)
+    judged = judged_scorers(header)
     for item in items:
-        for v in verdicts_of(item, run, header):
+        for v in verdicts_of(item, run, judged):
             if v.key in keys:
                 continue
             keys.add(v.key)

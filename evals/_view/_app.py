@@ -11,7 +11,7 @@ from typing import Any
 from scorers import ConfigError
 
 from .._labels import JudgeVerdict, LabelStore
-from .._results._agreement import agreement_gates, agreements_for
+from .._results._agreement import agreement_of, agreements_for
 from .._results._header import RunHeader
 from .._results._verdicts import draw_verdicts
 from ._datasets import accepted_rows, data_set_rows
@@ -56,16 +56,13 @@ class ViewApp:
         return found
 
     def run(self, params: dict[str, list[str]]) -> dict[str, Any]:
-        """One run: its record, gates, people's agreement with its judge."""
+        """One run: its record and people's agreement with its judge."""
         entry = self._entry(params)
         header = _header(entry)
         agreements = agreements_for(header, self.store)
-        bound = params.get("min_agreement", [""])[0]
-        gates = agreement_gates(agreements, float(bound)) if bound else []
         return {
             **entry.record,
             "agreement": [a.model_dump(mode="json") | {"line": a.line()} for a in agreements],
-            "agreement_gates": [g.model_dump(mode="json") for g in gates],
             "page_size": PAGE_SIZE,
             "report": entry.record["items"] <= REPORT_LIMIT,
         }
@@ -123,13 +120,13 @@ class ViewApp:
         the ``max_drop`` gates)."""
         from .._results import RunComparison, compare_runs
         from .._results._comparison import comparison_html, drop_gates, gates_html
-        from .._results._gate import gates_exit
+        from .._results._gate import bounds, gates_exit
 
         names = params.get("path", [])
         if len(names) < 2:
             raise BadRequest("choose at least two runs to compare (the first is the baseline)")
         paths = [self.index.path(self._entry({"path": [n]})) for n in names]
-        limits = _limits(params.get("max_drop", []))
+        limits = bounds(params.get("max_drop", []), "max_drop")
         try:
             found = compare_runs(*paths, names=names)  # type: ignore[call-overload]
         except ConfigError as exc:
@@ -168,17 +165,9 @@ class ViewApp:
         if label not in (True, False, None):
             raise BadRequest("label must be true (supported / useful), false, or null (unsure)")
         saved = self.store.save(verdict, label)
-        header = RunHeader.model_validate(
-            {
-                "scorers": {
-                    verdict.scorer_id: {
-                        "judge": {"model": verdict.judge_model},
-                        "prompt_versions": {"verdicts": verdict.prompt_version},
-                    }
-                }
-            }
+        agreement = agreement_of(
+            self.store, verdict.scorer_id, verdict.judge_model, verdict.prompt_version
         )
-        (agreement,) = agreements_for(header, self.store)
         return {"key": saved.key, "agreement": agreement.model_dump() | {"line": agreement.line()}}
 
     def export(self, params: dict[str, list[str]]) -> str:
@@ -253,17 +242,6 @@ def _int(params: dict[str, list[str]], name: str, default: int) -> int:
     if value < 0:
         raise BadRequest(f"{name} must be 0 or more; got {value}")
     return value
-
-
-def _limits(given: list[str]) -> dict[str, float]:
-    limits = {}
-    for text in given:
-        sid, _, value = text.rpartition("=")
-        try:
-            limits[sid] = float(value)
-        except ValueError:
-            raise BadRequest(f"max_drop is ID=VALUE; got {text!r}") from None
-    return limits
 
 
 def _short(value: Any, limit: int = 300) -> str:

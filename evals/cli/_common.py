@@ -15,6 +15,8 @@ from typing import Any
 
 from scorers import ConfigError, Judge
 
+from .._results._gate import bounds
+
 
 def version() -> str:
     from importlib.metadata import PackageNotFoundError, version
@@ -67,21 +69,8 @@ def judge_from(args: argparse.Namespace, options: dict[str, Any]) -> Judge | Non
         raise ConfigError(f"{exc} (from --model / --option judge.*)") from None
 
 
-def thresholds(values: Sequence[str], flag: str = "--threshold") -> dict[str, float]:
-    found = {}
-    for value in values:
-        sid, sep, number = value.partition("=")
-        try:
-            found[sid] = float(number)
-        except ValueError:
-            raise ConfigError(
-                f"{flag} takes ID=VALUE, e.g. context-recall=0.7; got {value!r}"
-            ) from None
-        if not sep or not sid:
-            raise ConfigError(f"{flag} takes ID=VALUE; got {value!r}")
-        if not math.isfinite(found[sid]):
-            raise ConfigError(f"{flag} {sid}= needs a finite number; got {number!r}")
-    return found
+thresholds = bounds
+"""``--threshold`` / ``--item-threshold`` / ``--max-drop`` values (`_results._gate.bounds`)."""
 
 
 def import_modules(names: list[str]) -> None:

@@ -190,7 +190,7 @@ def print_agreement(
         for a in agreements:
             print(f"  {a.line()}", file=out)
     for gate in checks:
-        head = f"{where}{gate.scorer} min agreement κ >= {gate.min_kappa:g}"
+        head = f"{where}{gate.scorer or 'the run'} min agreement κ >= {gate.min_kappa:g}"
         if gate.passed:
             print(f"{head}: passed (κ {gate.kappa:.3f}, {gate.n} labels)", file=out)
         elif gate.decided:

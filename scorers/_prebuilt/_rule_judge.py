@@ -14,6 +14,7 @@ from typing import Any
 from .._fences import block, tagged
 from .._i18n import NAMES, detect_language
 from .._text import words
+from ._registry import answer_for
 
 _STOP = frozenset(
     "a an the of in on at to for by with and or is are was were be been it its this that "
@@ -58,8 +59,6 @@ def rule_answer(task_prompt: str, schema_name: str | None = None) -> str:
     the passages' language) and ``LabelVerdict`` (the label check by word overlap and
     script).
     """
-    from ._registry import answer_for
-
     answer = answer_for(schema_name or schema_title(task_prompt) or "")
     return json.dumps({"answer": "fake"} if answer is None else answer(task_prompt))
 

@@ -22,7 +22,7 @@ from evals import (
     judge_agreements,
     read_results,
 )
-from evals._results._verdicts import draw_verdicts, verdicts_of
+from evals._results._verdicts import draw_verdicts, judged_scorers, verdicts_of
 from evals.cli import main
 from evals.testing import FakeLLMServer
 from scorers import ConfigError, create_context_recall_scorer
@@ -168,7 +168,8 @@ def judged_run(tmp_path_factory):
 
 def test_every_verdict_of_a_run_and_a_stratified_seeded_sample(judged_run):
     run = read_results(judged_run)
-    every = [v for item in run for v in verdicts_of(item, "run.jsonl", run.header)]
+    judged = judged_scorers(run.header)
+    every = [v for item in run for v in verdicts_of(item, "run.jsonl", judged)]
     recall = [v for v in every if v.scorer_id == "context-recall"]
     precision = [v for v in every if v.scorer_id == "context-precision"]
     assert len(precision) == 28 * 3 and all(v.kind == "chunk" for v in precision)
@@ -279,3 +280,11 @@ def test_a_label_survives_kill_9_right_after_it_is_saved(tmp_path):
         f"c{k}" for k in range(5)
     ]
     assert os.path.getsize(tmp_path / "scorekit-labels.sqlite") > 0
+
+
+def test_a_bound_on_agreement_never_passes_for_a_run_without_a_judge(tmp_path):
+    from evals import RunHeader
+
+    header = RunHeader.model_validate({"scorers": {"mrr": {}}})
+    (gate,) = agreement_gates(header, 0.5, tmp_path)
+    assert not gate.passed and not gate.decided and "no scorer of this run" in gate.why

@@ -290,3 +290,9 @@ def test_a_folder_that_is_not_there_is_one_line(tmp_path, capsys):
 
     assert main(["view", str(tmp_path / "missing")]) == 2
     assert "is not a folder" in capsys.readouterr().err
+
+
+def test_a_max_drop_that_is_not_a_finite_number_is_refused(served):
+    _, client = served
+    status, why = client.request("/api/compare?path=k1.jsonl&path=k2.jsonl&max_drop=mrr%3Dnan")
+    assert status == 400 and "needs a finite number" in why["error"]
