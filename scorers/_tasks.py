@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Sequence
 from typing import TypeVar
 
 import anyio
@@ -74,10 +74,46 @@ async def map_bounded(
     async with task_group() as tg:
         for _ in range(max(1, min(concurrency, len(items)))):
             tg.start_soon(worker, tg.cancel_scope)
+    _raise_first(failures)
+    return results  # type: ignore[return-value]
+
+
+async def map_stream(
+    fn: Callable[[T], Awaitable[None]], items: AsyncIterable[T], concurrency: int
+) -> None:
+    """``await fn(item)`` for every item of a stream as it arrives, at most
+    ``concurrency`` at once (the next item is not taken before a call has room); returns
+    when the stream has ended and every call has finished. Failures as `map_bounded`."""
+    failures: list[BaseException] = []
+    room = anyio.Semaphore(concurrency)
+    iterator = aiter(items)
+
+    async def call(item: T, scope: anyio.CancelScope) -> None:
+        try:
+            await fn(item)
+        except Exception as exc:
+            failures.append(exc)
+            scope.cancel()
+        finally:
+            room.release()
+
+    async with task_group() as tg:
+        while True:
+            await room.acquire()
+            try:
+                item = await anext(iterator)
+            except StopAsyncIteration:
+                room.release()
+                break
+            tg.start_soon(call, item, tg.cancel_scope)
+    _raise_first(failures)
+
+
+def _raise_first(failures: list[BaseException]) -> None:
+    """The first failure, the later ones named in its notes (never dropped silently)."""
     if failures:
         first = failures[0]
         if hasattr(first, "add_note"):  # Python 3.11+
             for other in failures[1:]:
                 first.add_note(f"also failed meanwhile: {type(other).__name__}: {other}")
         raise first
-    return results  # type: ignore[return-value]

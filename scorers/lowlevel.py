@@ -4,8 +4,10 @@ else of `scorers` but the package's public names.
 
 The engine:
     `score_many` runs many scorers over many jobs (`Job`, each finished one handed back
-    as `Scored`); `score_detached` runs an agent's live scorers with their model calls
-    kept out of the caller's logs.
+    as `Scored`), a sequence or a stream (an agent's live scorers are one `score_many`
+    over the stream of its answers); `score_detached` scores one run as work that
+    outlives its caller; `current_span` is the trace span a job's scores belong under
+    (`Job.evaluated`).
 Fast paths:
     `register_fast_path` (a decorator of ``factory(options) -> FastPath | None``),
     `with_fast_path` (a factory attaches the plug-in), `FastPath`, `Memo`, `Outcome`; one
@@ -58,6 +60,7 @@ from ._prebuilt._rule_judge import rule_answer, supports
 from ._ranking._measures import MEASURES, Measure, register_measure, trec_names
 from ._reading import exception_text
 from ._sync import run_sync
+from ._telemetry import current_span
 from ._types import ONE_RETRIEVAL
 from ._types import _json_fallback as json_fallback
 
@@ -71,6 +74,7 @@ __all__ = [
     "Outcome",
     "Registered",
     "Scored",
+    "current_span",
     "exception_text",
     "finite",
     "integer",

@@ -174,7 +174,7 @@ class Agent:
         run_sync(self.aflush_scores)
 
     async def aclose(self) -> None:
-        """Wait for the live scorers, then close the task group they run in."""
+        """Wait for the live scorers, then end their service on this event loop."""
         await self._live.close()
 
     def close(self) -> None:

@@ -3,18 +3,17 @@ stored and reported. `evals.Agent` and `scored()` share it."""
 
 from __future__ import annotations
 
-import contextvars
 import inspect
 import random
 import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scorers import ConfigError, Scorer, ScorerRun, framework_answer
-from scorers.lowlevel import score_detached
+from scorers.lowlevel import Job, Scored, current_span
 
 from .._options import scorer_map
 from ._live import LiveScoring
@@ -73,6 +72,14 @@ def attachments(
     return found
 
 
+class _Answer(NamedTuple):
+    """What a live job scores: one call of the agent."""
+
+    input: Any
+    output: Any
+    run_id: str
+
+
 class AttachedScorers:
     """Sampled background scoring of an agent's answers, with a store and a callback."""
 
@@ -87,51 +94,56 @@ class AttachedScorers:
         self.scorers = scorers
         self.on_score = on_score
         self.score_store: ScoreStore = score_store or InMemoryScoreStore()
-        self.live = LiveScoring()
+        self.live = LiveScoring({key: a.scorer for key, a in scorers.items()}, self._keep)
         self.random = random.Random()
 
     def start(self, input: Any, output: Any) -> None:
         """Submit the sampled scorers of one answer (on the running event loop)."""
-        run_id = f"{self.name}-{time.time_ns()}"
-        for key, attachment in self.scorers.items():
-            sampling = attachment.sampling
-            if sampling.type == "none" or self.random.random() >= sampling.rate:
-                continue
-            caller = contextvars.copy_context()  # its trace span gets the score
-            self.live.submit(self._score, key, attachment.scorer, input, output, run_id, caller)
+        sampled = [
+            key
+            for key, attachment in self.scorers.items()
+            if attachment.sampling.type != "none"
+            and self.random.random() < attachment.sampling.rate
+        ]
+        if sampled:
+            answer = _Answer(input, output, f"{self.name}-{time.time_ns()}")
+            run = ScorerRun(input=input, output=output, run_id=answer.run_id)
+            # the caller's span: the call scored, where its scores are recorded
+            self.live.submit(Job(answer, run, only=sampled, evaluated=current_span()))
 
-    async def _score(
-        self,
-        key: str,
-        scorer: Scorer,
-        input: Any,
-        output: Any,
-        run_id: str,
-        caller: contextvars.Context,
-    ) -> None:
-        # runs after the caller's answer: its calls are not the caller's
-        run = ScorerRun(input=input, output=output, run_id=run_id)
-        result = await score_detached(scorer, run, caller)
-        text = getattr(output, "text", None)
+    async def _keep(self, scored: Scored) -> None:
+        """Store each score of a finished job and report it; a failure here is printed
+        (a background service has nobody to raise to) and never stops the others."""
+        answer: _Answer = scored.job.key
+        text = getattr(answer.output, "text", None)
         if not isinstance(text, str):
-            text = framework_answer(output)
-        record = ScoreRecord(
-            agent=self.name,
-            scorer_key=key,
-            scorer_id=scorer.id,
-            run_id=run_id,
-            input=input,
-            output=str(output) if text is None else text,
-            score=result.score,
-            reason=result.reason,
-            status=result.status,
-            error=result.error,
-        )
-        self.score_store.save(record)
-        if self.on_score is not None:
+            text = framework_answer(answer.output)
+        for key, result in scored.results.items():
             try:
-                outcome = self.on_score(record)
-                if inspect.isawaitable(outcome):
-                    await outcome
-            except Exception as exc:  # a background callback has nobody to raise to
-                print(f"scorekit: on_score callback failed: {exc!r}", file=sys.stderr)
+                record = ScoreRecord(
+                    agent=self.name,
+                    scorer_key=key,
+                    scorer_id=result.scorer_id,
+                    run_id=answer.run_id,
+                    input=answer.input,
+                    output=str(answer.output) if text is None else text,
+                    score=result.score,
+                    reason=result.reason,
+                    status=result.status,
+                    error=result.error,
+                )
+            except ValueError as exc:  # a bug of ours: said, and the service goes on
+                print(f"scorekit: live score of {key!r} not recorded: {exc}", file=sys.stderr)
+                continue
+            await _report("store", self.score_store.save, record)
+            if self.on_score is not None:
+                await _report("on_score callback", self.on_score, record)
+
+
+async def _report(what: str, fn: Callable[[ScoreRecord], Any], record: ScoreRecord) -> None:
+    try:
+        outcome = fn(record)
+        if inspect.isawaitable(outcome):
+            await outcome
+    except Exception as exc:
+        print(f"scorekit: live score's {what} failed: {exc!r}", file=sys.stderr)

@@ -57,7 +57,7 @@ class ScoredAgent:
         run_sync(self.aflush_scores)
 
     async def aclose(self) -> None:
-        """Wait for the scorers, then close the task group they run in."""
+        """Wait for the scorers, then end their service on this event loop."""
         await self._attached.live.close()
 
     def close(self) -> None:

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 
 class ScoreRecord(BaseModel):
@@ -21,7 +21,8 @@ class ScoreRecord(BaseModel):
         run_id: Identifies the generation (shared by every scorer of one response).
         input: What the agent was asked.
         output: The agent's final text.
-        score: The score (0 on skip or error).
+        score: The score; 0 when skipped; None on error (a run that failed has no
+            number — records of earlier versions that stored 0 read back as None).
         reason: The scorer's reason.
         status: ``"scored"``, ``"skipped"`` or ``"error"``.
         error: The error message, if any.
@@ -34,11 +35,19 @@ class ScoreRecord(BaseModel):
     run_id: str
     input: Any = None
     output: str = ""
-    score: float = 0.0
+    score: float | None = 0.0
     reason: str = ""
     status: str = "scored"
     error: str | None = None
     created_at: float = Field(default_factory=time.time)
+
+    @model_validator(mode="after")
+    def _no_number_for_a_failure(self) -> ScoreRecord:
+        if self.status == "error":
+            self.__dict__["score"] = None
+        elif self.score is None:
+            raise ValueError(f"a {self.status} score record needs a score (None only for errors)")
+        return self
 
 
 class ScoreStore(Protocol):

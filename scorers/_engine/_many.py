@@ -4,7 +4,8 @@
   goes through the scorers' fast paths first (`score_block`), and the steps score what
   the fast paths left, without a task per run.
 - Otherwise a task per job, ``concurrency`` at a time; in each, the model-free scorers run
-  inline and the others concurrently.
+  inline and the others concurrently. A stream of jobs (an agent's answers as they come)
+  always goes this way, each job started as it arrives.
 
 Every model call of the run shares one capacity limiter and one cost budget.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import (
+    AsyncIterable,
     AsyncIterator,
     Awaitable,
     Callable,
@@ -21,8 +23,7 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from contextlib import AbstractContextManager, asynccontextmanager, contextmanager, nullcontext
-from dataclasses import dataclass, field
+from contextlib import asynccontextmanager, contextmanager, nullcontext
 from typing import Any
 
 import anyio
@@ -32,13 +33,14 @@ from .._errors import ConfigError, JudgeSetupError
 from .._model._calls import record_calls
 from .._model._limits import Budget, run_budget, run_cap
 from .._model._setup import timed
-from .._tasks import map_bounded, task_group
+from .._tasks import map_bounded, map_stream, task_group
 from .._telemetry import current_span, record_score, span, tracer
 from .._types import JudgeCall, ScoreResult, ScorerRun
 from ._admission import Admission
 from ._execute import error_result, score_inline, score_one
 from ._fast import has_fast_path, score_block
 from ._gc import frozen_gc, paused_gc
+from ._jobs import Job, OnScored, Rules, Scored, SetupErrors
 from ._spec import ScorerSpec, model_free
 from ._threads import in_daemon_thread, score_free
 
@@ -46,61 +48,9 @@ BLOCK = 256
 """Runs scored together by the fast paths."""
 
 
-@dataclass
-class Job:
-    """One item's scoring work.
-
-    Attributes:
-        key: The caller's handle for the item, handed back in `Scored`; the engine never
-            looks inside it.
-        run: The validated run to score; or None, with ``prepare``.
-        prepare: ``async () -> (run, outcome)``: makes the run first (a target call); a
-            None run means there is nothing to score. ``outcome`` is the caller's (what
-            the target returned, how it failed) and comes back as `Scored.prepared`.
-            Its time counts against the timeout and its model calls are in
-            `Scored.calls`.
-        only: Keys of the scorers to run (None: all of them).
-        label: The item's name in traces (``scorekit.item.id``); None: none.
-    """
-
-    key: Any
-    run: ScorerRun | None = None
-    prepare: Callable[[], Awaitable[tuple[ScorerRun | None, Any]]] | None = None
-    only: Collection[str] | None = None
-    label: str | int | None = None
-
-
-@dataclass
-class Scored:
-    """A finished job.
-
-    Attributes:
-        job: The job.
-        results: Each scorer's result by key, in the scorers' order.
-        calls: Every model call the job made (``prepare``'s included), answered, failed
-            or cut off.
-        prepare_calls: The model calls ``prepare`` made.
-        timed_out: Whether the timeout cut the job short (``results`` has what finished).
-        duration_s: Wall time of the job.
-        prepared: The outcome ``prepare`` returned (None without one, or when the
-            timeout cut it short).
-    """
-
-    job: Job
-    results: dict[str, ScoreResult]
-    calls: list[JudgeCall] = field(default_factory=list)
-    prepare_calls: list[JudgeCall] = field(default_factory=list)
-    timed_out: bool = False
-    duration_s: float = 0.0
-    prepared: Any = None
-
-
-OnScored = Callable[[Scored], Awaitable[None]]
-
-
 async def score_many(
     scorers: Mapping[str, ScorerSpec],
-    jobs: Sequence[Job],
+    jobs: Sequence[Job] | AsyncIterable[Job],
     on_scored: OnScored,
     *,
     concurrency: int = 8,
@@ -108,12 +58,15 @@ async def score_many(
     max_cost: float | None = None,
     timeout: float | None = None,
     raise_errors: bool = False,
+    setup_errors: SetupErrors = "raise",
 ) -> None:
     """Score every job with ``scorers``; ``on_scored`` gets each job as it finishes.
 
     Args:
         scorers: The scorers by key (the keys of `Scored.results`).
-        jobs: The work, already checked by the caller.
+        jobs: The work: a sequence, or a stream whose jobs start as they arrive (the call
+            returns when the stream ends). A stream opens no run span (it may never end)
+            and leaves the garbage collector alone (it runs beside other work).
         on_scored: Awaited once per finished job; an exception in it stops the run (jobs
             in flight are cancelled).
         concurrency: Jobs in flight at once.
@@ -124,59 +77,94 @@ async def score_many(
             the next one cannot.
         timeout: Seconds allowed per job (``prepare`` included).
         raise_errors: Re-raise a scorer's exception instead of recording an error result.
+        setup_errors: ``"raise"``: a `JudgeSetupError` ends the run (every other job would
+            meet it too); ``"record"``: it is that scorer's error result, for a service
+            that must outlive a broken judge (an agent's live scorers).
 
     Raises:
-        JudgeSetupError: At the first model call that meets a broken setup.
+        JudgeSetupError: At the first model call that meets a broken setup (with
+            ``setup_errors="raise"``).
         ConfigError: For scorers that are not a mapping of scorers, a job that is not a
-            `Job` (or has neither ``run`` nor ``prepare``), or a bad number.
+            `Job` (or has neither ``run`` nor ``prepare``), or a bad option.
     """
-    _check(scorers, jobs, concurrency, max_cost)
+    _check(scorers, concurrency, max_cost, setup_errors)
+    rules = Rules(timeout, raise_errors, setup_errors)
     keys_free = {key for key, scorer in scorers.items() if model_free(scorer)}
-    inline = len(keys_free) == len(scorers) and all(job.prepare is None for job in jobs)
     fast = {key: scorer for key, scorer in scorers.items() if has_fast_path(scorer)}
-    gc_mode: AbstractContextManager[None]
-    # fast paths make no reference cycles, so the GC can pause for them; with other code
-    # running, the long-lived inputs are only kept out of its scans
-    gc_mode = paused_gc() if inline and len(fast) == len(scorers) else frozen_gc()
+    inline = isinstance(jobs, Sequence) and _all_inline(scorers, keys_free, fast, jobs)
     limiter = None if model_concurrency is None else anyio.CapacityLimiter(model_concurrency)
     budget = None if max_cost is None else Budget(max_cost)
     admission = None if budget is None else Admission(budget)
-    attributes = {"scorekit.jobs": len(jobs), "scorekit.scorers": [s.id for s in scorers.values()]}
+
+    async def one(job: Job) -> None:
+        async with admission.job() if admission is not None else _no_gate():
+            scored = await _score_job(scorers, keys_free, job, rules)
+        await on_scored(scored)
+
     with (
         run_cap(limiter) if limiter is not None else nullcontext(),
         run_budget(budget) if budget is not None else nullcontext(),
-        gc_mode,
-        span("scorekit.run", attributes),
     ):
-        if inline:
-            await _in_blocks(scorers, fast, jobs, on_scored, timeout, raise_errors)
-        else:
-
-            async def one(job: Job) -> None:
-                async with admission.job() if admission is not None else _no_gate():
-                    scored = await _score_job(scorers, keys_free, job, timeout, raise_errors)
-                await on_scored(scored)
-
-            await map_bounded(one, jobs, concurrency)
+        if not isinstance(jobs, Sequence):
+            await map_stream(_checking(one), jobs, concurrency)
+            return
+        attributes = {
+            "scorekit.jobs": len(jobs),
+            "scorekit.scorers": [s.id for s in scorers.values()],
+        }
+        # fast paths make no reference cycles, so the GC can pause for them; with other
+        # code running, the long-lived inputs are only kept out of its scans
+        gc_mode = paused_gc() if inline and len(fast) == len(scorers) else frozen_gc()
+        with gc_mode, span("scorekit.run", attributes):
+            if inline:
+                await _in_blocks(scorers, fast, jobs, on_scored, rules)
+            else:
+                await map_bounded(one, jobs, concurrency)
 
 
 def _check(
-    scorers: Mapping[str, ScorerSpec], jobs: Sequence[Job], concurrency: int, max_cost: float | None
+    scorers: Mapping[str, ScorerSpec],
+    concurrency: int,
+    max_cost: float | None,
+    setup_errors: SetupErrors,
 ) -> None:
     """What a caller of the public `score_many` can get wrong, said before any work."""
     if not isinstance(scorers, Mapping) or not all(
         hasattr(s, "steps") and hasattr(s, "id") for s in scorers.values()
     ):
         raise ConfigError("score_many takes scorers as a mapping key -> Scorer")
-    for position, job in enumerate(jobs):
-        if not isinstance(job, Job) or (job.run is None and job.prepare is None):
-            raise ConfigError(
-                f"job {position} is {job!r:.80}; score_many takes Job(key, run) or "
-                "Job(key, prepare=...)"
-            )
     integer("concurrency", concurrency)
     if max_cost is not None:
         positive("max_cost", max_cost)
+    if setup_errors not in ("raise", "record"):
+        raise ConfigError(f"setup_errors must be 'raise' or 'record'; got {setup_errors!r}")
+
+
+def _check_job(job: Any, where: str) -> None:
+    if not isinstance(job, Job) or (job.run is None and job.prepare is None):
+        raise ConfigError(
+            f"{where} is {job!r:.80}; score_many takes Job(key, run) or Job(key, prepare=...)"
+        )
+
+
+def _all_inline(
+    scorers: Mapping[str, ScorerSpec],
+    keys_free: Collection[str],
+    fast: Mapping[str, ScorerSpec],
+    jobs: Sequence[Job],
+) -> bool:
+    """Whether every job is a ready run for model-free scorers (checking every job)."""
+    for position, job in enumerate(jobs):
+        _check_job(job, f"job {position}")
+    return len(keys_free) == len(scorers) and all(job.prepare is None for job in jobs)
+
+
+def _checking(one: Callable[[Job], Awaitable[None]]) -> Callable[[Job], Awaitable[None]]:
+    async def checked(job: Job) -> None:
+        _check_job(job, "a streamed job")
+        await one(job)
+
+    return checked
 
 
 @asynccontextmanager
@@ -189,17 +177,16 @@ async def _in_blocks(
     fast: Mapping[str, ScorerSpec],
     jobs: Sequence[Job],
     on_scored: OnScored,
-    timeout: float | None,
-    raise_errors: bool,
+    rules: Rules,
 ) -> None:
     for start in range(0, len(jobs), BLOCK):
         block = jobs[start : start + BLOCK]
-        found = await _fast_results(fast, block, timeout)
+        found = await _fast_results(fast, block, rules.timeout)
         if tracer() is not None:  # spans after the fact: the block was scored at once
             _trace_block(block, [done or {} for done in found])
         for job, done in zip(block, found, strict=True):
             if done is None:  # its fast path ran past the timeout
-                await on_scored(Scored(job, {}, timed_out=True, duration_s=timeout or 0.0))
+                await on_scored(Scored(job, {}, timed_out=True, duration_s=rules.timeout or 0.0))
                 continue
             wanted = len(scorers)
             if job.only is not None:
@@ -209,9 +196,7 @@ async def _in_blocks(
                 duration = sum(result.duration_s for result in done.values())
                 await on_scored(Scored(job, _ordered(scorers, done), duration_s=duration))
             else:
-                await on_scored(
-                    await _score_job(scorers, scorers, job, timeout, raise_errors, done)
-                )
+                await on_scored(await _score_job(scorers, scorers, job, rules, done))
         await anyio.sleep(0)  # let cancellation (Ctrl-C) in
 
 
@@ -238,8 +223,7 @@ async def _score_job(
     scorers: Mapping[str, ScorerSpec],
     keys_free: Collection[str],
     job: Job,
-    timeout: float | None,
-    raise_errors: bool,
+    rules: Rules,
     done: dict[str, ScoreResult] | None = None,
 ) -> Scored:
     """One job start to end; ``done``: results a fast path gave already."""
@@ -250,18 +234,21 @@ async def _score_job(
     timed_out = False
     prepared: list[JudgeCall] = []
     outcome: Any = None
-    with record_calls() as calls, span("scorekit.item", _item_attributes(job)):
+    # a job scoring a call of its own (`evaluated`) puts its scores under that call
+    item = (
+        nullcontext() if job.evaluated is not None else span("scorekit.item", _item_attributes(job))
+    )
+    with record_calls() as calls, item:
         try:
-            with _item_timeout(timeout):
+            with _item_timeout(rules.timeout):
                 run = job.run
                 if job.prepare is not None:
                     with record_calls() as prepared:
                         run, outcome = await job.prepare()
                 if run is not None:
-                    threaded = timeout is not None  # CPU work the timeout can cut off
-                    await _score_run(to_run, keys_free, run, results, raise_errors, threaded)
+                    await _score_run(to_run, keys_free, run, results, rules, job.evaluated)
         except TimeoutError:
-            if timeout is None:
+            if rules.timeout is None:
                 raise
             timed_out = True
     duration = time.perf_counter() - started + sum(r.duration_s for r in (done or {}).values())
@@ -284,30 +271,31 @@ async def _score_run(
     keys_free: Collection[str],
     run: ScorerRun,
     results: dict[str, ScoreResult],
-    raise_errors: bool,
-    threaded: bool = False,
+    rules: Rules,
+    evaluated: Any = None,
 ) -> None:
-    """One run's scorers: the model-free ones inline (``threaded``: in a daemon thread,
-    so that a timeout cuts them off), the others concurrently."""
+    """One run's scorers: the model-free ones inline (under a timeout in a daemon
+    thread, so that it cuts them off), the others concurrently. ``evaluated``: the span
+    of what is scored (default: the current one, the item's)."""
+    threaded = rules.timeout is not None
+    evaluated = current_span() if evaluated is None else evaluated
 
     async def score(key: str, scorer: ScorerSpec) -> None:
         started = time.perf_counter()
         try:
             if key in keys_free:  # no task, no loop round trip (or a thread)
-                evaluated = current_span()
                 outcome = await score_free(scorer, run) if threaded else score_inline(scorer, run)
                 if not isinstance(outcome, ScoreResult):
                     outcome = await outcome
                 results[key] = outcome
-                with span("scorekit.score", {"scorekit.scorer.id": scorer.id}) as sp:
+                with span("scorekit.score", {"scorekit.scorer.id": scorer.id}, evaluated) as sp:
                     record_score(sp, outcome, evaluated)
             else:
-                results[key] = await score_one(scorer, run)
-        except JudgeSetupError:
-            raise  # every other run would fail the same way
+                results[key] = await score_one(scorer, run, evaluated)
         except Exception as exc:
-            if raise_errors:
-                raise
+            setup = isinstance(exc, JudgeSetupError) and rules.setup_errors == "raise"
+            if setup or rules.raise_errors:
+                raise  # a broken setup: every other run would fail the same way
             results[key] = error_result(scorer.id, exc, time.perf_counter() - started)
 
     concurrent = [key for key in scorers if key not in keys_free]

@@ -119,7 +119,7 @@ async def test_async_generation_and_async_on_score(server):
     await agent.aflush_scores()
     assert seen == ["id-context-recall"] and "Mozart" in output.text
     await agent.agenerate("search Mozart")
-    await agent.aclose()  # waits for the second response's scorer, then ends its task group
+    await agent.aclose()  # waits for the second response's scorer, then ends its service
     assert seen == ["id-context-recall"] * 2
     await stop_litellm_logging()  # this test's own loop is about to close
 

@@ -7,8 +7,16 @@ import time
 import anyio
 import pytest
 
-from evals import SqliteScoreStore, scored
-from scorers import ConfigError, create_id_context_recall_scorer, create_scorer
+from evals import InMemoryScoreStore, ScoreRecord, SqliteScoreStore, scored
+from evals._agents import _live
+from evals.testing import FakeLLMServer, FakeResponse
+from scorers import (
+    ConfigError,
+    create_context_utilization_scorer,
+    create_id_context_recall_scorer,
+    create_scorer,
+)
+from scorers._model._calls import record_calls
 
 RECALL = create_id_context_recall_scorer({"context_extractor": "auto"})
 
@@ -76,3 +84,99 @@ def test_bad_arguments_are_clear():
         scored(lambda q: q, scorers=[RECALL], sampling={"type": "ratio", "rate": 2})
     with pytest.raises(ConfigError, match="wraps a callable"):
         scored(scorers=[RECALL])(42)
+
+
+CHUNKS = {"output": "Ulm.", "context": [{"id": "d1", "text": "Einstein was born in Ulm."}]}
+BAD_KEY = FakeResponse(status=401, error_body={"error": {"message": "bad key"}})
+
+
+async def rag(question: str) -> dict:
+    return CHUNKS
+
+
+def test_a_broken_judge_is_that_answers_error_and_never_ends_live_scoring():
+    """Live scorers are one `score_many` per loop: a JudgeSetupError there would end it,
+    and every later answer would go unscored; here it is that answer's error result."""
+    with FakeLLMServer() as fake:
+        judge = fake.judge()
+        use = create_context_utilization_scorer(judge, {"context_extractor": "auto"})
+        answer = scored(lambda q: CHUNKS, scorers={"use": use}, name="a")
+        fake.script(BAD_KEY)
+        answer("Where was Einstein born?")
+        answer.flush_scores()
+        answer("Where was Einstein born?")
+        answer.flush_scores()
+        answer.close()
+    first, second = answer.score_store.list()
+    assert (first.status, first.score) == ("error", None)
+    assert first.error.startswith("JudgeAuthError") and "API key" in first.error
+    assert (second.status, second.score) == ("scored", 1.0)
+
+
+def test_a_failing_store_is_reported_and_the_other_scores_still_land(capsys):
+    class Flaky(InMemoryScoreStore):
+        failures = 1
+
+        def save(self, record):
+            if self.failures:
+                self.failures -= 1
+                raise OSError("disk full")
+            super().save(record)
+
+    seen = []
+    answer = scored(lambda q: CHUNKS, scorers=[RECALL], score_store=Flaky(), on_score=seen.append)
+    for _ in range(3):
+        answer("q")
+    answer.flush_scores()
+    answer.close()
+    assert "live score's store failed: OSError('disk full')" in capsys.readouterr().err
+    assert len(seen) == 3 and len(answer.score_store.list()) == 2  # reported, then stored
+
+
+def test_live_scoring_runs_at_most_live_jobs_answers_at_once(monkeypatch):
+    monkeypatch.setattr(_live, "LIVE_JOBS", 4)
+    running = {"now": 0, "most": 0}
+
+    async def slow(run, results):
+        running["now"] += 1
+        running["most"] = max(running["most"], running["now"])
+        await anyio.sleep(0.01)
+        running["now"] -= 1
+        return 1.0
+
+    answer = scored(rag, scorers=[create_scorer(id="slow").generate_score(slow)])
+
+    async def main() -> None:
+        for n in range(20):
+            await answer(f"q{n}")
+        await answer.aflush_scores()
+        await answer.aclose()
+
+    anyio.run(main)
+    assert running["most"] == 4 and len(answer.score_store.list()) == 20
+
+
+def test_live_model_calls_stay_out_of_the_log_of_the_call_that_started_the_service():
+    with FakeLLMServer() as fake:
+        use = create_context_utilization_scorer(fake.judge(), {"context_extractor": "auto"})
+        answer = scored(rag, scorers=[use])
+
+        async def main() -> list:
+            with record_calls() as log:
+                await answer("q")  # the first answer on this loop starts the service here
+                await answer.aflush_scores()
+            await answer.aclose()
+            return log
+
+        log = anyio.run(main)
+        calls = fake.call_count
+    assert calls > 0 and log == []
+    assert answer.score_store.list()[0].status == "scored"
+
+
+def test_a_score_record_of_an_error_has_no_number(tmp_path):
+    store = SqliteScoreStore(tmp_path / "scores.sqlite3")
+    store.save(ScoreRecord(agent="a", scorer_key="k", scorer_id="s", run_id="r", status="error"))
+    assert store.list()[0].score is None  # earlier versions stored 0 for it
+    with pytest.raises(ValueError, match="None only for errors"):
+        ScoreRecord(agent="a", scorer_key="k", scorer_id="s", run_id="r", score=None)
