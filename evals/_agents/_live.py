@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import math
+import sys
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 
@@ -54,17 +55,20 @@ class _Service:
                     concurrency=LIVE_JOBS,
                     setup_errors="record",
                 )
+        except Exception as exc:  # a bug: say it and what it cost, the next answer restarts
+            print(
+                f"scorekit: live scoring stopped ({exc!r}); {self.pending} answer(s) left unscored",
+                file=sys.stderr,
+            )
         finally:
             self.stopped.set()
             self.idle.set()  # nobody waits forever on a service that is gone
 
     async def _finished(self, scored: Scored) -> None:
-        try:
-            await self.on_scored(scored)
-        finally:
-            self.pending -= 1
-            if self.pending == 0:
-                self.idle.set()
+        await self.on_scored(scored)  # if it raises, the job stays pending: reported
+        self.pending -= 1
+        if self.pending == 0:
+            self.idle.set()
 
     def submit(self, job: Job) -> None:
         if self.pending == 0:

@@ -12,11 +12,13 @@ from evals._agents import _live
 from evals.testing import FakeLLMServer, FakeResponse
 from scorers import (
     ConfigError,
+    ScorerRun,
     create_context_utilization_scorer,
     create_id_context_recall_scorer,
     create_scorer,
 )
 from scorers._model._calls import record_calls
+from scorers.lowlevel import Job
 
 RECALL = create_id_context_recall_scorer({"context_extractor": "auto"})
 
@@ -180,3 +182,28 @@ def test_a_score_record_of_an_error_has_no_number(tmp_path):
     assert store.list()[0].score is None  # earlier versions stored 0 for it
     with pytest.raises(ValueError, match="None only for errors"):
         ScoreRecord(agent="a", scorer_key="k", scorer_id="s", run_id="r", score=None)
+
+
+def test_a_live_service_that_fails_says_so_releases_its_waiters_and_restarts(capsys):
+    done: list[int] = []
+
+    async def on_scored(scored):
+        if scored.job.key == 0:
+            raise RuntimeError("a bug")
+        done.append(scored.job.key)
+
+    live = _live.LiveScoring({"recall": RECALL}, on_scored)
+    run = ScorerRun(output=CHUNKS)
+
+    async def main() -> None:
+        live.submit(Job(0, run))
+        with anyio.fail_after(5):
+            await live.flush()  # released, not left waiting for a service that is gone
+        live.submit(Job(1, run))  # a new service
+        await live.flush()
+        await live.close()
+
+    anyio.run(main)
+    message = "live scoring stopped (RuntimeError('a bug')); 1 answer(s) left unscored"
+    assert message in capsys.readouterr().err
+    assert done == [1]
