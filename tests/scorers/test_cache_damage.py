@@ -17,7 +17,7 @@ ITEMS = [
     {
         "id": str(i),
         "input": f"Where was Einstein born? ({i})",
-        "ground_truth": "Einstein was born in Ulm. He won the Nobel Prize.",
+        "ground_truth": f"Einstein was born in Ulm. He won the Nobel Prize (case {i}).",
         "context": ["Albert Einstein was born in Ulm in 1879."],
     }
     for i in range(40)
