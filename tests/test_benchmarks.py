@@ -81,3 +81,14 @@ def test_view_benchmark_smoke(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "5 runs of 28 items: first reading" in proc.stdout
     assert "1 run of 300 items: a page of 50 items" in proc.stdout
+
+
+def test_live_benchmark_smoke(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_live.py"), "--answers", "200",
+         "--judged", "40", "--latency", "0.01"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+        env={"PATH": "", "SCOREKIT_CACHE_DIR": str(tmp_path), "NO_PROXY": "*"},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "model-free, 200 answers" in proc.stdout and "judged (10 ms" in proc.stdout
