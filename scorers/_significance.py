@@ -13,8 +13,9 @@ say the same thing:
   p = 2 min(#{mean* <= 0}, #{mean* >= 0}) / B, the smallest level at which that interval
   excludes 0 (percentile-interval inversion);
 - a randomization test: each difference's sign flipped at random, ``resamples`` times,
-  from the same seed; p = (1 + #{|mean*| >= |mean|}) / (1 + resamples). It has no
-  interval here, so none is shown beside it.
+  from the same seed; p = (1 + #{|mean*| >= |mean|}) / (1 + resamples), beside the
+  interval that inverts it: every shift δ that the same test, with the same flips, does
+  not reject on ``d - δ`` (computed exactly from each flip's range, `_sign_flip`).
 
 Below `MIN_PAIRED` pairs no test is made: no two-sided test at 5% can reject there (the
 randomization test's smallest p is 2 / 2**n). `holm` adjusts a family of p-values (one
@@ -112,6 +113,10 @@ class PairedTest(BaseModel):
         p_bootstrap: Two-sided p-value of the paired bootstrap (percentile inversion; 0
             when no bootstrap mean lies on the far side of 0: tables show ``<1/resamples``).
         p_permutation: Two-sided p-value of the sign-flip randomization test.
+        permutation_low: Lower end of the 95% interval of ``delta`` that inverts the
+            sign-flip test (the shifts it does not reject, with the same flips; the dual
+            of ``p_permutation``; cut to ``bounds``).
+        permutation_high: Upper end.
         p_t_holm: ``p_t`` adjusted across the compared metrics (Holm–Bonferroni).
         p_permutation_holm: The same for ``p_permutation``.
         p_bootstrap_holm: The same for ``p_bootstrap``.
@@ -134,6 +139,8 @@ class PairedTest(BaseModel):
     bootstrap_high: float | None = None
     p_bootstrap: float | None = None
     p_permutation: float | None = None
+    permutation_low: float | None = None
+    permutation_high: float | None = None
     p_t_holm: float | None = None
     p_permutation_holm: float | None = None
     p_bootstrap_holm: float | None = None
@@ -197,14 +204,9 @@ def paired_test(
     result.detectable = detectable_change(result.sd_difference, n)
 
     rng = np.random.default_rng(seed)
-    tolerance = 1e-12 * max(1.0, abs(delta))
-    block = max(1, _BLOCK // n)
-    flipped_as_large = 0
-    for start in range(0, resamples, block):
-        signs = rng.integers(0, 2, size=(min(block, resamples - start), n), dtype=np.int8)
-        flipped = ((signs * 2 - 1) * d).mean(axis=1)
-        flipped_as_large += int(np.count_nonzero(np.abs(flipped) >= abs(delta) - tolerance))
-    result.p_permutation = (1 + flipped_as_large) / (1 + resamples)
+    result.p_permutation, result.permutation_low, result.permutation_high = _sign_flip(
+        d, resamples, rng, bounds
+    )
     means = np.sort(bootstrap(lambda v: v.mean(axis=1), d, resamples=resamples, rng=rng))
     k = math.ceil(ALPHA / 2 * resamples)  # the k-th smallest and largest bound the interval
     result.bootstrap_low, result.bootstrap_high = float(means[k - 1]), float(means[-k])
@@ -212,6 +214,58 @@ def paired_test(
     above = resamples - int(np.searchsorted(means, 0.0, side="left"))  # means >= 0
     result.p_bootstrap = min(1.0, 2 * min(below, above) / resamples)
     return result
+
+
+def _sign_flip(
+    d: np.ndarray, resamples: int, rng: np.random.Generator, bounds: tuple[float, float] | None
+) -> tuple[float, float | None, float | None]:
+    """The sign-flip randomization test of mean(d) = 0 and its inversion: the interval of
+    every shift δ that the same test on ``d - δ``, with the same sign flips, does not
+    reject at 0.05.
+
+    A flip ``s`` (signs ±1) makes the statistic ``a - δ c`` (``a = mean(s d)``,
+    ``c = mean(s)``) against the observed ``m - δ``. Away from ``m`` the observed one
+    grows at rate 1 and the flipped one at rate ``|c| <= 1``, so each flip counts as "as
+    large" on an interval around ``m``: up to ``m + |e| / (1 + sgn(e) c)`` and down to
+    ``m - |e| / (1 - sgn(e) c)``, with ``e = a - m c`` (everywhere when every sign is the
+    same). The 95% interval's ends are the ``k``-th widest of these, ``k`` the smallest
+    count with p >= 0.05; an end within rounding of 0 takes the side ``p`` says.
+    """
+    n, delta = len(d), float(d.mean())
+    tolerance = 1e-12 * max(1.0, abs(delta))
+    block = max(1, _BLOCK // n)
+    as_large = 0
+    ups, downs = [], []
+    for start in range(0, resamples, block):
+        signs = rng.integers(0, 2, size=(min(block, resamples - start), n), dtype=np.int8)
+        signs = signs * 2 - 1
+        flipped = (signs * d).mean(axis=1)
+        as_large += int(np.count_nonzero(np.abs(flipped) >= abs(delta) - tolerance))
+        c = signs.mean(axis=1)
+        e = flipped - delta * c
+        with np.errstate(divide="ignore", invalid="ignore"):
+            same = np.abs(c) == 1.0
+            ups.append(np.where(same, np.inf, np.abs(e) / (1 + np.sign(e) * c)))
+            downs.append(np.where(same, np.inf, np.abs(e) / (1 - np.sign(e) * c)))
+    p = (1 + as_large) / (1 + resamples)
+    k = math.ceil(ALPHA * (1 + resamples) - 1 - 1e-9)  # p >= ALPHA needs k flips as large
+    if k <= 0:
+        return p, bounds[0] if bounds else None, bounds[1] if bounds else None
+    up = float(-np.partition(-np.concatenate(ups), k - 1)[k - 1])
+    down = float(-np.partition(-np.concatenate(downs), k - 1)[k - 1])
+    low, high = delta - down, delta + up
+    near, rejected = 1e-9 * max(1.0, abs(delta)), p < ALPHA
+    if abs(low) <= near:  # a tie at 0: the test's own count decides
+        low = math.ulp(0.0) if rejected else 0.0
+    if abs(high) <= near:
+        high = -math.ulp(0.0) if rejected else 0.0
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return (
+        p,
+        low if math.isfinite(low) else None,
+        high if math.isfinite(high) else None,
+    )
 
 
 def mean_ci(
@@ -279,7 +333,7 @@ def paired_table(
     """The table of paired tests scorekit prints (`compare_rankings`, ``scorekit
     compare``, the report): per row the means, the change, then each method's interval
     beside its own p-value — t (``95% CI (t)``, ``p(t)``), bootstrap (``95% CI (boot)``,
-    ``p(boot)``), randomization (``p(perm)``, no interval) — and the smallest change the
+    ``p(boot)``), randomization (``95% CI (perm)``, ``p(perm)``) — and the smallest change the
     pairs can detect; below, the p-values Holm-adjusted across the rows, and each row
     with too few pairs for a test.
 
@@ -302,7 +356,7 @@ def paired_table(
     lines = [
         f"{label:<{width}}  {'baseline':>8}  {'candidate':>9}  {'delta':>7}  "
         f"{'95% CI (t)':<18}  {'p(t)':>6}  {'95% CI (boot)':<18}  {'p(boot)':>7}  "
-        f"{'p(perm)':>7}  {'detectable':>10}"
+        f"{'95% CI (perm)':<18}  {'p(perm)':>7}  {'detectable':>10}"
     ]
     for name, t in tests.items():
         lines.append(
@@ -310,6 +364,7 @@ def paired_table(
             f"{num(t.delta, '+.4f'):>7}  {interval(t.ci_low, t.ci_high):<18}  "
             f"{num(t.p_t, '.4f'):>6}  {interval(t.bootstrap_low, t.bootstrap_high):<18}  "
             f"{smallest if t.p_bootstrap == 0 else num(t.p_bootstrap, '.4f'):>7}  "
+            f"{interval(t.permutation_low, t.permutation_high):<18}  "
             f"{num(t.p_permutation, '.4f'):>7}  "
             f"{num(t.detectable, '.4f'):>10}"
             + (f"  {counts[name]}" if counts and name in counts else "")
@@ -320,7 +375,7 @@ def paired_table(
         "each 95% interval is the dual of the p-value beside it: it excludes 0 exactly when "
         "p < 0.05",
         "t: scipy's paired t-test, Student interval; boot: paired bootstrap, percentile "
-        "interval; perm: sign-flip randomization test (no interval)",
+        "interval; perm: sign-flip randomization test, the shifts it does not reject",
         f"{resamples:,} resamples, seed {seed}; detectable: the smallest change found with 80% "
         "power at two-sided alpha 0.05",
     ]

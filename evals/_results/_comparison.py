@@ -235,7 +235,7 @@ def comparison_html(comparison: RunComparison, table_id: str = "comparison") -> 
         f"<th>{h}</th>"
         for h in (
             "scorer", "baseline", "candidate", "delta", "95% CI (t)", "p(t)", "95% CI (boot)",
-            "p(boot)", "p(perm)", "detectable", "paired", "up", "down",
+            "p(boot)", "95% CI (perm)", "p(perm)", "detectable", "paired", "up", "down",
         )
     )  # fmt: skip
 
@@ -252,6 +252,7 @@ def comparison_html(comparison: RunComparison, table_id: str = "comparison") -> 
             f"&lt;{1 / comparison.resamples:.4f}"
             if d.p_bootstrap == 0
             else fmt(d.p_bootstrap, 4, missing="–"),
+            interval(d.permutation_low, d.permutation_high),
             fmt(d.p_permutation, 4, missing="–"), fmt(d.detectable, missing="–"),
             str(d.n_paired), str(d.improved), str(d.worsened),
         ]  # fmt: skip
@@ -272,7 +273,8 @@ def comparison_html(comparison: RunComparison, table_id: str = "comparison") -> 
         f"<table id='{table_id}'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
         "</table><p class='muted'>each 95% interval is the dual of the p-value beside it (it "
         "excludes 0 exactly when p &lt; 0.05); t: paired t-test and Student interval; boot: "
-        "paired bootstrap, percentile interval; perm: sign-flip randomization test; "
+        "paired bootstrap, percentile interval; perm: sign-flip randomization test, the "
+        "shifts it does not reject; "
         f"{comparison.resamples:,} resamples, seed {comparison.seed}; detectable: the smallest "
         "change found with 80% power at two-sided α 0.05</p><ul class='muted'>"
         + "".join(f"<li>{n}</li>" for n in notes)

@@ -28,7 +28,8 @@ def test_report_compare_and_json_give_the_same_numbers(tmp_path, capsys):
     assert main(["compare", str(base), str(cand), "--format", "json"]) == 0
     shown = json.loads(capsys.readouterr().out)["scorers"]["mrr"]
     for field in ("delta", "ci_low", "ci_high", "p_t", "p_permutation", "p_bootstrap",
-                  "bootstrap_low", "bootstrap_high", "detectable"):  # fmt: skip
+                  "bootstrap_low", "bootstrap_high", "permutation_low", "permutation_high",
+                  "detectable"):  # fmt: skip
         assert shown[field] == getattr(expected, field), field
     assert main(["report", str(cand), "--compare", str(base), "-o", str(tmp_path / "r.html")]) == 0
     page = (tmp_path / "r.html").read_text()
@@ -36,7 +37,8 @@ def test_report_compare_and_json_give_the_same_numbers(tmp_path, capsys):
     row = re.search(r"<tr><td>mrr</td>(.*?)</tr>", table).group(1)
     cells = re.findall(r"<td class='num'>([^<]*)</td>", row)
     assert cells[4] == f"{expected.p_t:.4f}" and cells[6] == f"{expected.p_bootstrap:.4f}"
-    assert cells[7] == f"{expected.p_permutation:.4f}"  # before: 2,000 resamples in the report
+    perm = f"[{expected.permutation_low:+.3f}, {expected.permutation_high:+.3f}]"
+    assert cells[7] == perm and cells[8] == f"{expected.p_permutation:.4f}"
     assert main(["compare", str(base), str(cand)]) == 0
     table = capsys.readouterr().out
     assert f"{expected.p_permutation:.4f}" in table and f"{expected.p_t:.4f}" in table

@@ -39,8 +39,42 @@ def test_each_interval_excludes_zero_exactly_when_its_p_is_below_005(i, base, ca
     if test.p_t is not None:
         assert (test.ci_low > 0 or test.ci_high < 0) == (test.p_t < 0.05), test
     assert (test.bootstrap_low > 0 or test.bootstrap_high < 0) == (test.p_bootstrap < 0.05), test
+    perm = (test.permutation_low, test.permutation_high)
+    assert (perm[0] > 0 or perm[1] < 0) == (test.p_permutation < 0.05), test
     assert -1.0 <= test.ci_low <= test.ci_high <= 1.0
     assert -1.0 <= test.bootstrap_low <= test.bootstrap_high <= 1.0
+    assert -1.0 <= perm[0] <= test.delta <= perm[1] <= 1.0
+
+
+def _p_shifted(d, shift: float, resamples: int, seed: int) -> float:
+    """The sign-flip p-value of mean(d - shift) = 0 with paired_test's own flips, by brute
+    force (one block of draws, as paired_test makes for these sizes)."""
+    signs = np.random.default_rng(seed).integers(0, 2, size=(resamples, len(d)), dtype=np.int8)
+    moved = d - shift
+    flipped = np.abs(((signs * 2 - 1) * moved).mean(axis=1))
+    return (1 + np.count_nonzero(flipped >= abs(moved.mean()) - 1e-12)) / (1 + resamples)
+
+
+@pytest.mark.parametrize(("i", "base", "cand"), list(_cases(20)))
+def test_the_randomization_interval_is_the_set_of_shifts_the_test_keeps(i, base, cand):
+    """Brute force: just inside each end the shifted test keeps the shift (p >= 0.05),
+    just outside it rejects — with the very flips behind p(perm)."""
+    test = paired_test(base, cand, resamples=2000, seed=i)
+    d = cand - base
+    for end, outward in ((test.permutation_low, -1), (test.permutation_high, 1)):
+        step = 1e-7 * max(1.0, abs(end))
+        assert _p_shifted(d, end - outward * step, 2000, i) >= 0.05, (i, end)
+        assert _p_shifted(d, end + outward * step, 2000, i) < 0.05, (i, end)
+
+
+def test_the_randomization_interval_nears_the_t_interval_on_many_pairs():
+    rng = np.random.default_rng(5)
+    base = rng.uniform(0, 1, 400)
+    cand = np.clip(base + 0.03 + rng.normal(0, 0.2, 400), 0, 1)
+    test = paired_test(base, cand, resamples=20_000, seed=1)
+    width_t = test.ci_high - test.ci_low
+    assert test.permutation_low == pytest.approx(test.ci_low, abs=0.05 * width_t)
+    assert test.permutation_high == pytest.approx(test.ci_high, abs=0.05 * width_t)
 
 
 @pytest.mark.slow
