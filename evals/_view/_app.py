@@ -35,6 +35,38 @@ def _header(entry: Entry) -> RunHeader | None:
     return None if found is None else RunHeader.model_validate(found)
 
 
+def _listed(record: dict[str, Any]) -> dict[str, Any]:
+    """What the runs listing and its trend charts read of a run's record — start, commit,
+    each scorer's scale and judge model, means with intervals, items, errors — about a
+    fifth of it (the run page gets the whole record)."""
+    header = record.get("header")
+    summary = record["summary"]
+    return {
+        "path": record["path"],
+        "items": record["items"],
+        "header": None
+        if header is None
+        else {
+            "created": header.get("created"),
+            "git_commit": header.get("git_commit"),
+            "scorers": {
+                sid: {
+                    "scale": d.get("scale"),
+                    "judge": d.get("judge") and {"model": d["judge"].get("model")},
+                }
+                for sid, d in (header.get("scorers") or {}).items()
+            },
+        },
+        "summary": {
+            "item_errors": summary.get("item_errors"),
+            "scorers": {
+                sid: {key: s.get(key) for key in ("mean", "ci_low", "ci_high")}
+                for sid, s in summary["scorers"].items()
+            },
+        },
+    }
+
+
 class ViewApp:
     """The routes of the viewer over one folder (its index and its labels)."""
 
@@ -49,9 +81,13 @@ class ViewApp:
             raise NotFound(f"no {kind.replace('_', ' ')} {name!r} in this folder") from None
 
     def runs(self, params: dict[str, list[str]]) -> dict[str, Any]:
-        """Every run and synthesized set of the folder, as far as they are read."""
+        """Every run (as the listing shows it, `_listed`) and synthesized set of the
+        folder, as far as they are read."""
         found = self.index.scan()
-        found["runs"].sort(key=lambda r: ((r.get("header") or {}).get("created") or "", r["path"]))
+        found["runs"] = sorted(
+            map(_listed, found["runs"]),
+            key=lambda r: ((r["header"] or {}).get("created") or "", r["path"]),
+        )
         found["labels"] = len(self.store.keys())
         return found
 

@@ -11,6 +11,7 @@ script, and the script writes every string from the data as text, never as marku
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 import secrets
@@ -150,10 +151,19 @@ class _Handler(BaseHTTPRequestHandler):
     def _refuse(self, status: HTTPStatus, why: str) -> None:
         self._send(status, "application/json", json.dumps({"error": why}).encode())
 
-    def _send(self, status: HTTPStatus, kind: str, body: bytes, policy: str = _APP_POLICY) -> None:
+    def _send(
+        self,
+        status: HTTPStatus,
+        kind: str,
+        body: bytes,
+        policy: str = _APP_POLICY,
+        etag: str | None = None,
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", f"{kind}; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
+        if etag is not None:
+            self.send_header("ETag", etag)
         self.send_header("Content-Security-Policy", policy)
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Referrer-Policy", "no-referrer")
@@ -241,4 +251,10 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(HTTPStatus.OK, kind, found.encode(), _REPORT_POLICY)
             else:
                 body = json.dumps(found, ensure_ascii=False, default=str, allow_nan=False)
-                self._send(HTTPStatus.OK, "application/json", body.encode())
+                data = body.encode()
+                # a page polling for changes gets "304: the same" and no body
+                etag = f'"{hashlib.blake2b(data, digest_size=12).hexdigest()}"'
+                if self.command == "GET" and self.headers.get("If-None-Match") == etag:
+                    self._send(HTTPStatus.NOT_MODIFIED, "application/json", b"", etag=etag)
+                else:
+                    self._send(HTTPStatus.OK, "application/json", data, etag=etag)

@@ -38,6 +38,16 @@
     if (!response.ok) throw new Error(data.error || response.statusText);
     return data;
   }
+  // GET path unless it is what `etag` names: { etag, data }, or null when unchanged
+  async function changed(path, etag) {
+    const headers = { "X-Scorekit-Token": TOKEN };
+    if (etag) headers["If-None-Match"] = etag;
+    const response = await fetch(path, { headers, cache: "no-store" });
+    if (response.status === 304) return null;
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error || response.statusText);
+    return { etag: response.headers.get("ETag"), data };
+  }
 
   function show(...nodes) {
     main.replaceChildren(...nodes);
@@ -117,10 +127,10 @@
     const selected = new Set();
     let last = "";
     async function draw() {
-      const data = await api("/api/runs");
-      const key = JSON.stringify(data);
-      if (key === last) return;
-      last = key;
+      const found = await changed("/api/runs", last);
+      if (!found) return;
+      last = found.etag;
+      const data = found.data;
       const runs = data.runs;
       const body = runs.slice().reverse().map((r) => runRow(r, selected));
       const compare = el("button", { class: "primary", id: "compare", onclick: () => {

@@ -7,6 +7,7 @@ import os
 import shutil
 import threading
 import time
+import urllib.request
 
 import pytest
 
@@ -40,6 +41,35 @@ def test_the_runs_their_means_and_a_new_file_without_a_restart(served, runs):
     assert "later.jsonl" in [r["path"] for r in client.get("/api/runs")["runs"]]
     (runs / "later.jsonl").unlink()
     assert "later.jsonl" not in [r["path"] for r in client.get("/api/runs")["runs"]]
+
+
+def test_the_listing_is_brief_and_a_poll_of_an_unchanged_folder_gets_no_body(served, runs):
+    server, client = served
+    listed = client.get("/api/runs")
+    k1 = next(r for r in listed["runs"] if r["path"] == "k1.jsonl")
+    run = client.get("/api/run?path=k1.jsonl")  # the run page: the whole record
+    assert run["header"]["scorers"]["context-recall"]["options"]  # not in the listing
+    assert set(k1) == {"path", "items", "header", "summary"}
+    assert k1["header"]["scorers"]["context-recall"] == {
+        "scale": 1.0,
+        "judge": {"model": run["header"]["scorers"]["context-recall"]["judge"]["model"]},
+    }
+    assert k1["summary"]["scorers"]["context-recall"] == {
+        key: run["summary"]["scorers"]["context-recall"][key]
+        for key in ("mean", "ci_low", "ci_high")
+    }
+    assert len(json.dumps(k1)) * 3 < len(json.dumps(run["header"]) + json.dumps(run["summary"]))
+    request = urllib.request.Request(
+        server.origin + "/api/runs", headers={"X-Scorekit-Token": server.token}
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        etag = response.headers["ETag"]
+    status, body = client.request("/api/runs", headers={"If-None-Match": etag})
+    assert (status, body) == (304, "")
+    shutil.copy(runs / "k1.jsonl", runs / "later.jsonl")
+    client.get("/api/runs")
+    server.app.index.wait()
+    assert client.request("/api/runs", headers={"If-None-Match": etag})[0] == 200
 
 
 def test_a_changed_file_is_read_again_and_the_index_survives_a_restart(runs):
