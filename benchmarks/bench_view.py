@@ -17,6 +17,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -25,19 +26,32 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
-def get(server, path: str) -> tuple[float, int]:
-    request = urllib.request.Request(
-        server.origin + path, headers={"X-Scorekit-Token": server.token}
-    )
+def get(server, path: str, etag: str | None = None) -> tuple[float, int]:
+    """Seconds and bytes of one answer (``etag``: asked as the page's poll asks)."""
+    headers = {"X-Scorekit-Token": server.token}
+    if etag is not None:
+        headers["If-None-Match"] = etag
+    request = urllib.request.Request(server.origin + path, headers=headers)
     started = time.perf_counter()
-    with urllib.request.urlopen(request, timeout=600) as response:
-        size = len(response.read())
+    try:
+        with urllib.request.urlopen(request, timeout=600) as response:
+            size = len(response.read())
+    except urllib.error.HTTPError as exc:  # 304: unchanged
+        size = len(exc.read())
     return time.perf_counter() - started, size
 
 
-def median_get(server, path: str, repeat: int = 7) -> tuple[float, int]:
-    found = [get(server, path) for _ in range(repeat)]
+def median_get(server, path: str, repeat: int = 7, etag: str | None = None) -> tuple[float, int]:
+    found = [get(server, path, etag) for _ in range(repeat)]
     return statistics.median(t for t, _ in found), found[0][1]
+
+
+def etag_of(server, path: str) -> str:
+    request = urllib.request.Request(
+        server.origin + path, headers={"X-Scorekit-Token": server.token}
+    )
+    with urllib.request.urlopen(request, timeout=600) as response:
+        return response.headers["ETag"]
 
 
 def page_load(url: str, where: str) -> float | None:
@@ -120,6 +134,13 @@ def measure(folder: Path, label: str, run: str) -> list[tuple[str, str]]:
         took, size = median_get(server, "/api/runs")
         rows.append(
             (f"{label}: runs listing, once read", f"{took * 1000:.0f} ms ({size / 1e6:.2f} MB)")
+        )
+        took, size = median_get(server, "/api/runs", etag=etag_of(server, "/api/runs"))
+        rows.append(
+            (
+                f"{label}: the page's 3 s poll, nothing changed (304)",
+                f"{took * 1000:.0f} ms ({size} bytes)",
+            )
         )
         took, _ = median_get(server, f"/api/run?path={run}")
         rows.append((f"{label}: a run's summary and agreement", f"{took * 1000:.0f} ms"))

@@ -151,7 +151,8 @@ class RunIndex:
             for name in sorted(files):
                 if name.endswith(".jsonl") and not name.startswith("."):
                     path = Path(folder, name)
-                    if path.resolve().is_relative_to(self.root):  # no link out of the folder
+                    # no link out of the folder (os.walk does not enter linked folders)
+                    if not path.is_symlink() or path.resolve().is_relative_to(self.root):
                         yield path.relative_to(self.root).as_posix(), path
 
     def scan(self) -> dict[str, Any]:
