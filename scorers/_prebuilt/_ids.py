@@ -35,7 +35,7 @@ def ids_step(opts: IDContextOptions) -> Any:
         grades = relevance_grades(run)
         if not any(g > 0 for g in grades.values()):
             return not_scorable(t(run_language(run, opts.language), "no_reference_ids"))
-        if run.retrieved_context_ids is not None and run.context is None:
+        if run.retrieved_context_ids is not None:  # never with context (ScorerRun)
             return rank(grades, run.retrieved_context_ids)
         chunks = await resolve_context(run, opts)
         return chunks if isinstance(chunks, NotScorable) else rank(grades, chunks)

@@ -54,7 +54,8 @@ class Registered:
 _SCORERS: dict[str, Registered] = {}
 _ANSWERS: dict[str, Answer] = {}
 _DISCOVERED = threading.Event()
-_DISCOVERING = threading.Lock()
+_DISCOVERING = threading.RLock()
+_discovery_running = False  # in the thread holding _DISCOVERING
 
 
 def prebuilt(
@@ -105,16 +106,24 @@ def answer_for(name: str) -> Answer | None:
 
 
 def _discover() -> None:
+    """Import the scorer modules once. Other threads wait for it; a module that reads
+    the registry while it is being imported (a plugin checking the ids taken) gets what
+    is registered so far instead of waiting on itself."""
+    global _discovery_running
     if _DISCOVERED.is_set():
         return
     with _DISCOVERING:
-        if _DISCOVERED.is_set():
+        if _DISCOVERED.is_set() or _discovery_running:
             return
-        package = sys.modules[__package__]
-        for found in pkgutil.iter_modules(package.__path__):
-            importlib.import_module(f"{__package__}.{found.name}")
-        _third_party()
-        _DISCOVERED.set()
+        _discovery_running = True
+        try:
+            package = sys.modules[__package__]
+            for found in pkgutil.iter_modules(package.__path__):
+                importlib.import_module(f"{__package__}.{found.name}")
+            _third_party()
+            _DISCOVERED.set()
+        finally:
+            _discovery_running = False
 
 
 def _third_party() -> None:
