@@ -70,7 +70,14 @@ def as_target_result(value: Any) -> TargetResult:
             retrieved_context_ids=value.retrieved_context_ids,
         )
     if isinstance(value, Mapping) and "retrieved_context_ids" in value:
-        found = TargetOutput.model_validate(dict(value))
+        # the rest is read as any other dict ({"answer": ...} kept whole, as without ids)
+        rest = {k: v for k, v in value.items() if k != "retrieved_context_ids"}
+        read = as_target_result(rest) if rest else TargetResult()
+        found = TargetOutput(
+            output=read.output,
+            context=read.context,
+            retrieved_context_ids=value["retrieved_context_ids"],
+        )
         return as_target_result(found)
     if isinstance(value, str) or is_agent_shaped(value):
         return TargetResult(output=value)
