@@ -269,21 +269,20 @@ def _coerce_retrieved_ids(value: Any) -> Any:
 
 
 def _retrieval_score(key: Any, score: Any) -> float:
-    if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
-        raise ValueError(
-            f"the retrieval score of id {key!r} is {score!r}; scores are finite numbers (or "
-            "give the ids as a list, in rank order)"
-        )
-    return float(score)
+    return _id_number(key, score, "retrieval score", "give the ids as a list, in rank order")
 
 
 def _grade(key: Any, grade: Any) -> float:
-    if isinstance(grade, bool) or not isinstance(grade, (int, float)) or not math.isfinite(grade):
+    return _id_number(key, grade, "grade", "0 = not relevant; leave an unjudged id out")
+
+
+def _id_number(key: Any, value: Any, what: str, hint: str) -> float:
+    """The finite number an id maps to (a bool, NaN or text is refused, saying ``hint``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ValueError(
-            f"the grade of id {key!r} is {grade!r}; grades are finite numbers (0 = not "
-            "relevant; leave an unjudged id out)"
+            f"the {what} of id {key!r} is {value!r}; {what}s are finite numbers ({hint})"
         )
-    return float(grade)
+    return float(value)
 
 
 def _item_id(value: Any) -> Any:
