@@ -1,9 +1,13 @@
-"""How often the judge agrees with people, for the judge and prompt that produced a run's
-scores, and the gate on it (``--min-agreement``).
+"""How often the judge agrees with people, on the verdicts this run's judge gave, and the
+gate on it (``--min-agreement``).
 
-The judge's verdicts come from the results file (``details["verdicts"]`` of context
-recall, precision and utilization); people's labels from a `LabelStore`. κ and accuracy
-are `evals._calibrate.agreement`'s: Cohen's κ of the person's label against the judge's
+People's labels come from a `LabelStore`, each keyed to the question judged (the claim
+and its chunks, or the chunk and its reference, for a judge model and prompt version).
+The verdicts they are compared with are **this run's own** (``details["verdicts"]`` of
+its items), never the ones stored when the label was made: another judge serving the
+same model name answers the same questions differently, and its agreement is its own.
+Only questions that are both labelled and judged in this run count. κ and accuracy are
+`evals._calibrate.agreement`'s: Cohen's κ of the person's label against the run's
 verdict, each with a 95% percentile bootstrap interval (labels resampled, 2,000
 resamples, seed 0).
 """
@@ -11,7 +15,7 @@ resamples, seed 0).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
@@ -21,13 +25,18 @@ from scorers.lowlevel import finite
 
 from .._calibrate import agreement
 from .._labels import LabelStore, label_store
-from ._verdicts import header_of_run, judged_scorers
+from ._verdicts import header_of_run, judged_scorers, run_items, run_verdicts
 
 if TYPE_CHECKING:
     from ._header import RunHeader
 
 MIN_LABELS = 10
-"""Fewer decided labels than this and the agreement gate does not decide (exit 4)."""
+"""Fewer labelled questions in common with the run than this and the agreement gate does
+not decide (exit 4)."""
+
+RunVerdicts = Mapping[str, Mapping[str, bool]]
+"""A run's verdicts people can label: per scorer, the question's label key → the run's
+verdict (supported / useful)."""
 
 
 def _no_interval() -> list[float | None]:
@@ -35,15 +44,21 @@ def _no_interval() -> list[float | None]:
 
 
 class JudgeAgreement(BaseModel):
-    """People's agreement with one scorer's judge, for one judge model and prompt version.
+    """People's agreement with one scorer's judge in one run: their labels against the
+    verdicts the run's judge gave on the same questions.
 
     Attributes:
         scorer_id: The scorer.
         judge_model: The judge that produced the run's verdicts.
         prompt_version: The version of the verdict prompt.
-        n: Labels with a decision (agree or disagree).
-        undecided: Labels where the person could not decide (not counted).
-        kappa: Cohen's κ of people's labels against the judge's verdicts (None with no
+        n: Labelled questions the run judged, with a decision (agree or disagree).
+        undecided: Labelled questions the run judged where the person could not decide
+            (not counted).
+        labelled: Decided labels for this judge model and prompt version in the store,
+            whether or not the run judged their questions.
+        verdicts_read: False when the run's verdicts could not be read (a header without
+            its items): nothing is counted and the gate does not decide.
+        kappa: Cohen's κ of people's labels against the run's verdicts (None with no
             label, or when both sides gave one class only).
         kappa_ci: Its 95% bootstrap interval.
         accuracy: The share of labels that agree with the judge.
@@ -57,6 +72,8 @@ class JudgeAgreement(BaseModel):
     prompt_version: str
     n: int = 0
     undecided: int = 0
+    labelled: int = 0
+    verdicts_read: bool = True
     kappa: float | None = None
     kappa_ci: list[float | None] = Field(default_factory=_no_interval)
     accuracy: float | None = None
@@ -66,7 +83,14 @@ class JudgeAgreement(BaseModel):
     def line(self) -> str:
         """One line: κ and accuracy with their intervals and n, or why there are none."""
         who = f"{self.scorer_id} (judge {self.judge_model}, prompt v{self.prompt_version})"
+        if not self.verdicts_read:
+            return f"{who}: the run's own verdicts could not be read (give its results file)"
         if not self.n:
+            if self.labelled:
+                return (
+                    f"{who}: none of the {self.labelled} labels for this judge is on a "
+                    "question this run judged"
+                )
             if self.elsewhere:
                 made = "; ".join(f"{k}: {n}" for k, n in self.elsewhere.items())
                 return f"{who}: no labels for this judge yet — labels exist for {made}"
@@ -112,12 +136,12 @@ def judge_agreements(
     run: Any,
     labels: LabelStore | str | os.PathLike[str] | None = None,
 ) -> list[JudgeAgreement]:
-    """How often people agree with each judged scorer of a run, counting only labels made
-    for the judge model and verdict prompt version that produced the run's scores.
+    """How often people agree with each judged scorer of a run: their labels against the
+    verdicts this run's judge gave on the questions they labelled.
 
     Args:
-        run: A run (`EvalResult`, `read_results`' list), its `RunHeader`, or a results
-            file (only its header is read).
+        run: A run (`EvalResult`, `read_results`' list) or a results file. A bare
+            `RunHeader` has no verdicts: its agreements count nothing and do not decide.
         labels: A `LabelStore`, its file or its folder; default the ``scorekit-labels.sqlite``
             beside the results file (``run``'s path, or its ``results_path``), else in the
             working directory.
@@ -127,22 +151,33 @@ def judge_agreements(
         precision, utilization); none for a run without a judge.
     """
     header, near = header_of_run(run)
-    return agreements_for(header, label_store(labels, near))
+    store = label_store(labels, near)
+    items = run_items(run)
+    return agreements_for(header, store, None if items is None else run_verdicts(items, header))
 
 
-def agreements_for(header: RunHeader | None, store: LabelStore) -> list[JudgeAgreement]:
-    """`judge_agreements` of a header and a store."""
+def agreements_for(
+    header: RunHeader | None, store: LabelStore, verdicts: RunVerdicts | None
+) -> list[JudgeAgreement]:
+    """`judge_agreements` of a header, a store and the run's verdicts (`run_verdicts`;
+    None when they could not be read)."""
     return [
-        agreement_of(store, sid, model, prompt)
+        agreement_of(store, sid, model, prompt, None if verdicts is None else verdicts.get(sid, {}))
         for sid, (model, prompt) in judged_scorers(header).items()
     ]
 
 
-def agreement_of(store: LabelStore, scorer_id: str, model: str, prompt: str) -> JudgeAgreement:
+def agreement_of(
+    store: LabelStore,
+    scorer_id: str,
+    model: str,
+    prompt: str,
+    verdicts: Mapping[str, bool] | None,
+) -> JudgeAgreement:
     """People's agreement with one scorer's judge ``model`` under verdict prompt version
-    ``prompt``, from the labels in ``store``."""
+    ``prompt``: the labels in ``store`` on questions the run judged, against ``verdicts``
+    (the run's: label key → supported; None when they could not be read)."""
     labels = store.labels(scorer_id, model, prompt)
-    decided = [x for x in labels if x.label is not None]
     elsewhere = {
         f"{m}, prompt v{p}": n
         for (m, p), n in store.judges(scorer_id).items()
@@ -152,13 +187,18 @@ def agreement_of(store: LabelStore, scorer_id: str, model: str, prompt: str) -> 
         scorer_id=scorer_id,
         judge_model=model,
         prompt_version=prompt,
-        n=len(decided),
-        undecided=len(labels) - len(decided),
+        labelled=sum(x.label is not None for x in labels),
+        verdicts_read=verdicts is not None,
         elsewhere=elsewhere,
     )
+    if verdicts is None:
+        return result
+    shared = [x for x in labels if x.key in verdicts]
+    decided = [x for x in shared if x.label is not None]
+    result.n, result.undecided = len(decided), len(shared) - len(decided)
     if decided:
         metrics, ci, _ = agreement(
-            [bool(x.label) for x in decided], [x.verdict.supported for x in decided]
+            [bool(x.label) for x in decided], [verdicts[x.key] for x in decided]
         )
         result.kappa, result.kappa_ci = metrics["kappa"], ci["kappa"]
         result.accuracy, result.accuracy_ci = metrics["accuracy"], ci["accuracy"]
@@ -173,12 +213,13 @@ def agreement_gates(
     """``--min-agreement KAPPA``: each judged scorer's κ with people checked against
     ``min_kappa``.
 
-    A gate passes when κ (of labels made for this run's judge model and verdict prompt
-    version) is at least ``min_kappa``. It fails when κ is below, or when the scorer's
-    labels were all made for another judge or prompt (the judge changed since). It does
-    not decide — and so fails, as undecided (exit 4) — with no labels at all, fewer
-    than `MIN_LABELS`, or an undefined κ; and a run with no judged scorer gets one such
-    gate (scorer ``""``): a bound on agreement never passes on nothing.
+    A gate passes when κ — people's labels against this run's own verdicts on the
+    questions both cover — is at least ``min_kappa``. It fails when κ is below, or when
+    the scorer's labels were all made for another judge or prompt (the judge changed
+    since). It does not decide — and so fails, as undecided (exit 4) — when the run's
+    verdicts cannot be read, with fewer than `MIN_LABELS` labelled questions in common
+    with the run, or an undefined κ; and a run with no judged scorer gets one such gate
+    (scorer ``""``): a bound on agreement never passes on nothing.
 
     Args:
         run: What `judge_agreements` takes, or its result.
@@ -202,7 +243,14 @@ def agreement_gates(
     gates = []
     for a in agreements:
         why, decided = "", True
-        if not a.n and a.elsewhere:
+        if not a.verdicts_read:
+            why, decided = "the run's own verdicts could not be read", False
+        elif not a.n and a.labelled:
+            why, decided = (
+                f"none of the {a.labelled} labels for this judge is on a question this run judged",
+                False,
+            )
+        elif not a.n and a.elsewhere:
             made = "; ".join(f"{k} ({n})" for k, n in a.elsewhere.items())
             why = (
                 f"the judge or prompt changed since the labels were made: they are for {made}; "
@@ -211,7 +259,10 @@ def agreement_gates(
         elif not a.n:
             why, decided = "no labels for this judge yet", False
         elif a.n < MIN_LABELS:
-            why, decided = f"{a.n} labels, fewer than {MIN_LABELS}", False
+            why, decided = (
+                f"{a.n} labelled questions in common with this run, fewer than {MIN_LABELS}",
+                False,
+            )
         elif a.kappa is None:
             why, decided = "κ undefined: labels and verdicts of one class only", False
         elif a.kappa < min_kappa:

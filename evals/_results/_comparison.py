@@ -35,6 +35,12 @@ class ScorerDelta(PairedTest):
         worsened: Paired items whose score went down.
         unpaired_why: When no item was scored in both runs, why (items in one run
             only, skip reasons with counts); "" otherwise.
+        n_baseline: Items the baseline scored.
+        candidate_lost: Of those, the ones the candidate did not score, by why:
+            ``missing`` (not in the candidate, or not run on it), ``errored`` (the item or
+            this scorer failed), ``skipped`` (the scorer skipped it). A drop measured
+            over the rest says nothing of them: a ``--max-drop`` gate does not pass.
+        lost_why: Those counts in words, with the first error's message ("" when none).
     """
 
     n: int = 0
@@ -42,6 +48,9 @@ class ScorerDelta(PairedTest):
     improved: int = 0
     worsened: int = 0
     unpaired_why: str = ""
+    n_baseline: int = 0
+    candidate_lost: dict[str, int] = Field(default_factory=dict)
+    lost_why: str = ""
 
 
 class RunComparison(BaseModel):
@@ -124,6 +133,8 @@ class RunComparison(BaseModel):
         for sid, d in self.scorers.items():
             if d.unpaired_why:
                 lines.append(f"{sid}: nothing to compare: {d.unpaired_why}")
+            elif d.lost_why:
+                lines.append(f"{sid}: {d.lost_why}")
         return "\n".join(lines)
 
 
@@ -159,7 +170,9 @@ def drop_gates(
     comparison: RunComparison, limits: dict[str, float], run: str = ""
 ) -> list[DropGate]:
     """Each ``--max-drop`` limit checked against ``comparison``: a gate over a scorer that
-    a run lacks, or with no item scored in both runs, fails as undecided."""
+    a run lacks, or with no item scored in both runs, fails as undecided; so does one
+    whose candidate did not score items the baseline scored (missing, errored or
+    skipped), unless the items it did score already dropped too far (failed)."""
     found = []
     for sid, limit in limits.items():
         d = comparison.scorers.get(sid)
@@ -186,6 +199,8 @@ def drop_gates(
             if dropped
             else ""
         )
+        if d.lost_why:
+            why = f"{why}; {d.lost_why}" if why else d.lost_why
         warning = ""
         if d.detectable is not None and d.sd_difference and limit < d.detectable:
             warning = (
@@ -202,7 +217,8 @@ def drop_gates(
             )
         found.append(
             DropGate(scorer=sid, limit=limit, run=run, delta=d.delta, n_paired=d.n_paired,
-                     passed=not dropped, why=why, warning=warning)
+                     passed=not why, decided=dropped or not d.lost_why, why=why,
+                     warning=warning)
         )  # fmt: skip
     return found
 
@@ -225,6 +241,23 @@ def gates_html(gates: Sequence[DropGate]) -> str:
         for g in gates
     )
     return f"<h2>Gates</h2><ul class='gates'>{items}</ul>"
+
+
+def candidate_gates_html(found: dict[str, Sequence[Gate]]) -> str:
+    """Each candidate's own thresholds (from its header) and their verdicts ("" without)."""
+    items = "".join(
+        f"<li class='{'pass' if g.passed else 'fail'}'>{html.escape(run)}: threshold "
+        f"{html.escape(g.scorer)} &gt;= {g.threshold:g}: "
+        + (
+            "passed"
+            if g.passed
+            else f"{'FAILED' if g.decided else 'UNDECIDED'}: {html.escape(g.why)}"
+        )
+        + "</li>"
+        for run, gates in found.items()
+        for g in gates
+    )
+    return f"<h2>Candidates' thresholds</h2><ul class='gates'>{items}</ul>" if items else ""
 
 
 def comparison_html(comparison: RunComparison, table_id: str = "comparison") -> str:
@@ -329,12 +362,50 @@ def compare_items(
         )
         if not pairs:
             delta.unpaired_why = _unpaired_why(comparison, base, cand, sid)
+        delta.n_baseline, delta.candidate_lost, delta.lost_why = _lost(base, cand, sid)
         comparison.scorers[sid] = delta
     deltas = list(comparison.scorers.values())
     for name in ("p_t", "p_permutation", "p_bootstrap"):  # Holm over the scorers
         for delta, adjusted in zip(deltas, holm([getattr(d, name) for d in deltas]), strict=True):
             setattr(delta, f"{name}_holm", adjusted)
     return comparison
+
+
+def _lost(
+    base: dict[str, ItemResult], cand: dict[str, ItemResult], sid: str
+) -> tuple[int, dict[str, int], str]:
+    """Of the items the baseline scored with ``sid``: how many, and those the candidate
+    did not score, by why, with the counts in words."""
+    scored = 0
+    lost = {"missing": 0, "errored": 0, "skipped": 0}
+    first_error = ""
+    for item_id, b in base.items():
+        rb = b.scorer_results.get(sid)
+        if rb is None or rb.value is None:
+            continue
+        scored += 1
+        c = cand.get(item_id)
+        rc = None if c is None else c.scorer_results.get(sid)
+        if c is None or (rc is None and c.error is None):
+            lost["missing"] += 1
+        elif rc is None or rc.status == "error":
+            lost["errored"] += 1
+            if not first_error:
+                error = c.error if rc is None else rc.error
+                first_error = "" if error is None else str(getattr(error, "message", error))
+        elif rc.value is None:
+            lost["skipped"] += 1
+    total = sum(lost.values())
+    if not total:
+        return scored, {}, ""
+    parts = [f"{n} {why}" for why, n in lost.items() if n]
+    why = (
+        f"the candidate did not score {total} of the {scored} items the baseline scored "
+        f"({', '.join(parts)})"
+    )
+    if first_error:
+        why += f"; first error: {first_error[:200]}"
+    return scored, {k: n for k, n in lost.items() if n}, why
 
 
 def _unpaired_why(

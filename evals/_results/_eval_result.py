@@ -176,7 +176,13 @@ def _compare_many(
                 f"{label} scores with differently defined scorers than {labels[0]}: "
                 f"{'; '.join(errors)}. Compare runs of one scorer definition"
             )
-    return compare_many(list(zip(labels, loaded, strict=True)), resamples=resamples, seed=seed)
+    found = compare_many(list(zip(labels, loaded, strict=True)), resamples=resamples, seed=seed)
+    for run, items, label in zip(runs[1:], loaded[1:], labels[1:], strict=True):
+        if isinstance(run, EvalResult):
+            found.pairs[label].candidate_gates = run.gates()
+        elif isinstance(items, ResultList):
+            found.pairs[label].candidate_gates = items.gates()
+    return found
 
 
 def _ids(items: Sequence[ItemResult]) -> list[str]:

@@ -62,6 +62,35 @@ def last_header(path: Path) -> RunHeader | None:
     return found
 
 
+def run_items(run: Any) -> Iterable[ItemResult] | None:
+    """A run's items, read as a stream: a results file's (in file order, the last line
+    per id), a run's ``iter_items()``; None for a bare header (no items to read)."""
+    from ._header import RunHeader
+
+    if run is None or isinstance(run, RunHeader):
+        return None
+    if isinstance(run, (str, os.PathLike)):
+        from ._previous import PreviousItems
+
+        return PreviousItems(Path(run)).in_file_order()
+    iter_items = getattr(run, "iter_items", None)
+    return None if iter_items is None else iter_items()
+
+
+def run_verdicts(
+    items: Iterable[ItemResult], header: RunHeader | None
+) -> dict[str, dict[str, bool]]:
+    """The verdicts a run's judge gave, as agreement compares them with people's labels:
+    per judged scorer, each question's label key → the verdict (the first met, when the
+    run judged a question twice)."""
+    judged = judged_scorers(header)
+    found: dict[str, dict[str, bool]] = {sid: {} for sid in judged}
+    for item in items:
+        for v in verdicts_of(item, "", judged):
+            found[v.scorer_id].setdefault(v.key, v.supported)
+    return found
+
+
 def verdicts_of(
     item: ItemResult, run: str, judged: dict[str, tuple[str, str]]
 ) -> list[JudgeVerdict]:
@@ -162,13 +191,10 @@ def sample_verdicts(
     n = integer("n", n)
     header, near = header_of_run(run)
     store = label_store(labels, near)
-    if isinstance(run, (str, os.PathLike)):
-        from ._previous import PreviousItems
-
-        items: Iterable[ItemResult] = PreviousItems(Path(run)).in_file_order()
-        name = Path(run).name
-    else:
-        items, name = run.iter_items(), "" if near is None else near.name
+    items = run_items(run)
+    if items is None:
+        raise ConfigError("sample_verdicts needs a run or its results file, not a bare header")
+    name = Path(run).name if isinstance(run, (str, os.PathLike)) else (near.name if near else "")
     return draw_verdicts(items, name, header, n, seed=seed, skip=store.keys())
 
 

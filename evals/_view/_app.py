@@ -13,7 +13,7 @@ from scorers import ConfigError
 from .._labels import JudgeVerdict, LabelStore
 from .._results._agreement import agreement_of, agreements_for
 from .._results._header import RunHeader
-from .._results._verdicts import draw_verdicts
+from .._results._verdicts import draw_verdicts, run_verdicts
 from ._datasets import accepted_rows, data_set_rows
 from ._index import Entry, RunIndex
 
@@ -72,6 +72,15 @@ class ViewApp:
 
     def __init__(self, index: RunIndex, store: LabelStore):
         self.index, self.store = index, store
+        self._verdicts: dict[str, tuple[Entry, dict[str, dict[str, bool]]]] = {}
+
+    def _run_verdicts(self, entry: Entry) -> dict[str, dict[str, bool]]:
+        """The run's own verdicts (`run_verdicts`), read once per version of its file."""
+        cached = self._verdicts.get(entry.path)
+        if cached is None or cached[0] is not entry:
+            found = run_verdicts(self.index.iter_items(entry), _header(entry))
+            self._verdicts[entry.path] = cached = (entry, found)
+        return cached[1]
 
     def _entry(self, params: dict[str, list[str]], kind: str = "run") -> Entry:
         name = _one(params, "path")
@@ -94,8 +103,7 @@ class ViewApp:
     def run(self, params: dict[str, list[str]]) -> dict[str, Any]:
         """One run: its record and people's agreement with its judge."""
         entry = self._entry(params)
-        header = _header(entry)
-        agreements = agreements_for(header, self.store)
+        agreements = agreements_for(_header(entry), self.store, self._run_verdicts(entry))
         return {
             **entry.record,
             "agreement": [a.model_dump(mode="json") | {"line": a.line()} for a in agreements],
@@ -146,7 +154,9 @@ class ViewApp:
                 f"to open (over {REPORT_LIMIT:,}): browse its items in the viewer"
             )
         run = read_results(self.index.path(entry), mixed=True)
-        lines = [a.line() for a in agreements_for(run.header, self.store)]
+        lines = [
+            a.line() for a in agreements_for(run.header, self.store, self._run_verdicts(entry))
+        ]
         return render_report(
             run, summary=run.summary, header=run.header, title=entry.path, agreement=lines
         )
@@ -155,7 +165,12 @@ class ViewApp:
         """The chosen runs compared with the first (paired tests, detectable change and
         the ``max_drop`` gates)."""
         from .._results import RunComparison, compare_runs
-        from .._results._comparison import comparison_html, drop_gates, gates_html
+        from .._results._comparison import (
+            candidate_gates_html,
+            comparison_html,
+            drop_gates,
+            gates_html,
+        )
         from .._results._gate import bounds, gates_exit
 
         names = params.get("path", [])
@@ -170,14 +185,21 @@ class ViewApp:
         if isinstance(found, RunComparison):
             gates = drop_gates(found, limits)
             body = comparison_html(found)
+            own = {names[1]: found.candidate_gates}
         else:
             gates = [g for n, pair in found.pairs.items() for g in drop_gates(pair, limits, n)]
             body = found.html()
+            own = {n: pair.candidate_gates for n, pair in found.pairs.items()}
+        thresholds = [g for found_gates in own.values() for g in found_gates]
         return {
-            "html": gates_html(gates) + body,
+            "html": gates_html(gates) + candidate_gates_html(own) + body,
             "table": found.table(),
             "gates": [g.model_dump(mode="json") for g in gates],
-            "exit_code": gates_exit(gates),
+            "candidate_gates": {
+                n: [g.model_dump(mode="json") for g in found_gates]
+                for n, found_gates in own.items()
+            },
+            "exit_code": gates_exit([*gates, *thresholds]),
         }
 
     def sample(self, params: dict[str, list[str]]) -> dict[str, Any]:
@@ -201,8 +223,14 @@ class ViewApp:
         if label not in (True, False, None):
             raise BadRequest("label must be true (supported / useful), false, or null (unsure)")
         saved = self.store.save(verdict, label)
+        try:
+            verdicts = self._run_verdicts(self._entry({"path": [verdict.run]})).get(
+                verdict.scorer_id, {}
+            )
+        except (NotFound, BadRequest):
+            verdicts = None  # the run is gone: the label is kept, agreement is not known
         agreement = agreement_of(
-            self.store, verdict.scorer_id, verdict.judge_model, verdict.prompt_version
+            self.store, verdict.scorer_id, verdict.judge_model, verdict.prompt_version, verdicts
         )
         return {"key": saved.key, "agreement": agreement.model_dump() | {"line": agreement.line()}}
 

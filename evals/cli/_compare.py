@@ -75,14 +75,19 @@ def run(args: argparse.Namespace) -> int:
     )
     gates = drop_gates(comparison, limits)
     judged = _judged(args, [args.candidate[0]])
-    checks = [c for _, _, found in judged for c in found]
+    checks = [c for _, _, found in judged for c in found] + list(comparison.candidate_gates)
     if args.html:
         comparison.to_html(args.html, title="scorekit compare", gates=gates)
     if args.format == "json":
         report = {
             **comparison.model_dump(mode="json"),
             "gates": [g.model_dump(mode="json") for g in gates],
-            "failed": [g.scorer for g in gates if not g.passed],
+            "failed": [g.scorer for g in gates if not g.passed]
+            + [
+                f"candidate threshold {g.scorer}"
+                for g in comparison.candidate_gates
+                if not g.passed
+            ],
             **_agreement_json(judged),
             "exit_code": gates_exit([*gates, *checks]),
         }
@@ -90,9 +95,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(comparison.table())
         _print_gates(gates)
-        for gate in comparison.candidate_gates:
-            verdict = "passed" if gate.passed else f"FAILED ({gate.why})"
-            print(f"candidate threshold {gate.scorer} >= {gate.threshold:g}: {verdict}")
+        _print_candidate_gates(comparison.candidate_gates)
         for _, agreements, found in judged:
             print_agreement(agreements, found, sys.stdout)
     return gates_exit([*gates, *checks])
@@ -136,6 +139,19 @@ def _print_gates(gates: list[DropGate]) -> None:
             print(f"{where}{gate.scorer} max drop {gate.limit:g}: UNDECIDED, fails ({gate.why})")
 
 
+def _print_candidate_gates(found: list[Any], run: str = "") -> None:
+    """The candidate's own thresholds (from its header): they count as in the live run."""
+    where = f"{run}: " if run else ""
+    for gate in found:
+        if gate.passed:
+            verdict = "passed"
+        elif gate.decided:
+            verdict = f"FAILED ({gate.why})"
+        else:
+            verdict = f"UNDECIDED, fails ({gate.why})"
+        print(f"{where}candidate threshold {gate.scorer} >= {gate.threshold:g}: {verdict}")
+
+
 def _check_limits(limits: dict[str, float], known: list[str]) -> None:
     unknown = sorted(set(limits) - set(known))
     if unknown:
@@ -156,6 +172,7 @@ def _many(args: argparse.Namespace, limits: dict[str, float]) -> int:
     gates = [g for name, pair in found.pairs.items() for g in drop_gates(pair, limits, name)]
     judged = _judged(args, list(args.candidate))
     checks = [c for _, _, found_checks in judged for c in found_checks]
+    checks += [g for pair in found.pairs.values() for g in pair.candidate_gates]
     if args.html:
         found.to_html(
             args.html,
@@ -166,7 +183,13 @@ def _many(args: argparse.Namespace, limits: dict[str, float]) -> int:
         report = {
             **found.model_dump(mode="json"),
             "gates": [g.model_dump(mode="json") for g in gates],
-            "failed": [f"{g.run}: {g.scorer}" for g in gates if not g.passed],
+            "failed": [f"{g.run}: {g.scorer}" for g in gates if not g.passed]
+            + [
+                f"{name}: candidate threshold {g.scorer}"
+                for name, pair in found.pairs.items()
+                for g in pair.candidate_gates
+                if not g.passed
+            ],
             **_agreement_json(judged),
             "exit_code": gates_exit([*gates, *checks]),
         }
@@ -174,6 +197,8 @@ def _many(args: argparse.Namespace, limits: dict[str, float]) -> int:
     else:
         print(found.table())
         _print_gates(gates)
+        for name, pair in found.pairs.items():
+            _print_candidate_gates(pair.candidate_gates, name)
         for path, agreements, found_checks in judged:
             print_agreement(agreements, found_checks, sys.stdout, run=path)
     return gates_exit([*gates, *checks])

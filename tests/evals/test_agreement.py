@@ -22,6 +22,7 @@ from evals import (
     judge_agreements,
     read_results,
 )
+from evals._results._agreement import agreements_for
 from evals._results._verdicts import draw_verdicts, judged_scorers, verdicts_of
 from evals.cli import main
 from evals.testing import FakeLLMServer
@@ -43,6 +44,15 @@ def verdict(k: int, supported: bool, model: str = "openai/fake-judge", prompt: s
 def label_many(store, pairs, **kwargs):
     for k, (said, person) in enumerate(pairs):
         store.save(verdict(k, said, **kwargs), person)
+
+
+def judged(pairs, **kwargs):
+    """A run's own verdicts on the questions of ``label_many``'s pairs: what it said."""
+    return {"context-recall": {verdict(k, said, **kwargs).key: said for k, (said, _) in enumerate(pairs)}}
+
+
+def agreements(store, run_said):
+    return agreements_for(read_header(), store, run_said)
 
 
 def test_a_store_that_does_not_exist_has_no_labels_and_is_not_created(tmp_path):
@@ -82,8 +92,7 @@ def test_kappa_and_accuracy_equal_statsmodels(tmp_path, seed):
     pairs = [(said, said if rng.random() < 0.7 else person) for said, person in pairs]
     store = LabelStore(tmp_path)
     label_many(store, pairs)
-    header = read_header()
-    (found,) = judge_agreements(header, store)
+    (found,) = agreements(store, judged(pairs))
     table = np.zeros((2, 2))
     for said, person in pairs:
         table[int(person), int(said)] += 1
@@ -111,33 +120,47 @@ def read_header():
 
 
 def test_the_gate_passes_fails_and_cannot_decide_as_stated(tmp_path):
-    header = read_header()
+    run_said = judged([(k % 2 == 0, None) for k in range(120)])
+    run_said["context-recall"][verdict(100, True).key] = True
     empty = LabelStore(tmp_path / "none")
-    (gate,) = agreement_gates(header, 0.5, empty)
+    (gate,) = agreement_gates(agreements(empty, run_said), 0.5)
     assert not gate.passed and not gate.decided and gate.why == "no labels for this judge yet"
     store = LabelStore(tmp_path)
     label_many(store, [(k % 2 == 0, k % 2 == 0) for k in range(MIN_LABELS - 1)])
-    (gate,) = agreement_gates(header, 0.5, store)
+    (gate,) = agreement_gates(agreements(store, run_said), 0.5)
     assert not gate.decided and f"fewer than {MIN_LABELS}" in gate.why
     store.save(verdict(100, True), True)
-    (gate,) = agreement_gates(header, 0.5, store)
+    (gate,) = agreement_gates(agreements(store, run_said), 0.5)
     assert gate.passed and gate.kappa == 1.0 and gate.n == MIN_LABELS
     label_many(store, [(True, False)] * 12)  # keys 0-11 now disagree
-    (gate,) = agreement_gates(header, 0.5, store)
+    (gate,) = agreement_gates(agreements(store, run_said), 0.5)
     assert gate.decided and not gate.passed and gate.why.startswith("κ ")
-    (gate,) = agreement_gates(header, -1, store)
+    (gate,) = agreement_gates(agreements(store, run_said), -1)
     assert gate.passed
+
+
+def test_a_bare_header_or_labels_on_other_questions_never_decide(tmp_path):
+    store = LabelStore(tmp_path)
+    pairs = [(k % 2 == 0, k % 2 == 0) for k in range(30)]
+    label_many(store, pairs)
+    (gate,) = agreement_gates(read_header(), 0.5, store)  # no items: no verdicts of the run
+    assert not gate.decided and "verdicts could not be read" in gate.why
+    other = {"context-recall": {verdict(k + 1000, True).key: True for k in range(30)}}
+    (found,) = agreements(store, other)
+    assert found.n == 0 and found.labelled == 30 and "none of the 30 labels" in found.line()
+    (gate,) = agreement_gates([found], 0.5)
+    assert not gate.decided and not gate.passed
 
 
 def test_labels_of_another_judge_or_prompt_fail_the_gate(tmp_path):
     store = LabelStore(tmp_path)
     label_many(store, [(k % 2 == 0, k % 2 == 0) for k in range(20)], model="openai/gpt-4o-mini")
-    (gate,) = agreement_gates(read_header(), 0.5, store)
+    (gate,) = agreement_gates(agreements(store, judged([(True, None)] * 20)), 0.5)
     assert gate.decided and not gate.passed
     assert "judge or prompt changed" in gate.why and "openai/gpt-4o-mini, prompt v1" in gate.why
     store2 = LabelStore(tmp_path / "b")
     label_many(store2, [(k % 2 == 0, k % 2 == 0) for k in range(20)], prompt="0")
-    (found,) = judge_agreements(read_header(), store2)
+    (found,) = agreements(store2, judged([(True, None)] * 20))
     assert found.n == 0 and found.elsewhere == {"openai/fake-judge, prompt v0": 20}
     assert "labels exist for openai/fake-judge, prompt v0: 20" in found.line()
 
@@ -145,7 +168,7 @@ def test_labels_of_another_judge_or_prompt_fail_the_gate(tmp_path):
 def test_one_class_only_leaves_kappa_undefined_and_the_gate_undecided(tmp_path):
     store = LabelStore(tmp_path)
     label_many(store, [(True, True)] * 12)
-    (gate,) = agreement_gates(read_header(), 0.5, store)
+    (gate,) = agreement_gates(agreements(store, judged([(True, True)] * 12)), 0.5)
     assert gate.kappa is None and not gate.decided and "one class" in gate.why
 
 
@@ -237,10 +260,16 @@ def test_scorekit_run_gates_on_agreement(tmp_path, capsys):
         run = read_results(tmp_path / "r.jsonl")
         store = LabelStore(tmp_path)  # beside the results file: found without --labels
         for k in range(12):
-            store.save(verdict(k, k % 2 == 0), k % 2 == 0)
-        assert main([*base, "--min-agreement", "0.4", "--resume"]) == 0
+            store.save(verdict(k, k % 2 == 0), k % 2 == 0)  # not questions of this run
+        assert main([*base, "--min-agreement", "0.4", "--resume"]) == 4
+        assert "none of the 12 labels for this judge" in capsys.readouterr().out
+        for v in draw_verdicts(run, "r.jsonl", run.header, 40):
+            store.save(v, v.supported)
+        n = len({v.key for item in run for v in verdicts_of(item, "", judged_scorers(run.header))})
+        assert n == 1  # three items, one question: one label in common, too few to decide
+        assert main([*base, "--min-agreement", "0.4", "--resume"]) == 4
         out = capsys.readouterr().out
-        assert "context-recall min agreement κ >= 0.4: passed (κ 1.000, 12 labels)" in out
+        assert "1 labelled questions in common with this run, fewer than 10" in out
         assert main([*base, "--min-agreement", "2", "--resume"]) == 2
     assert run.header.scorers["context-recall"].prompt_versions["verdicts"] == "1"
 
@@ -288,3 +317,39 @@ def test_a_bound_on_agreement_never_passes_for_a_run_without_a_judge(tmp_path):
     header = RunHeader.model_validate({"scorers": {"mrr": {}}})
     (gate,) = agreement_gates(header, 0.5, tmp_path)
     assert not gate.passed and not gate.decided and "no scorer of this run" in gate.why
+
+
+def inverted_judge(request):
+    """The rule judge with every verdict turned round, served under the same model name."""
+    from evals.testing import FakeResponse, rule_based_judge
+
+    answer = json.loads(rule_based_judge(request).content)
+    for v in answer.get("verdicts", []):
+        v["verdict"] = {"yes": "no", "no": "yes"}[v["verdict"]]
+    return FakeResponse(json.dumps(answer))
+
+
+def test_agreement_is_the_scoring_judges_not_the_labelled_ones(tmp_path, capsys):
+    import evals.quickstart as quickstart
+
+    with FakeLLMServer() as server:
+        quickstart.run(server.judge(), results_path=tmp_path / "main.jsonl", progress="none")
+    with FakeLLMServer(inverted_judge) as server:  # another endpoint, the same name
+        judge = server.judge()
+        assert judge.model == "openai/fake-judge"
+        quickstart.run(judge, results_path=tmp_path / "inverted.jsonl", progress="none")
+    store = LabelStore(tmp_path)
+    for v in draw_verdicts(read_results(tmp_path / "main.jsonl"), "main.jsonl",
+                           read_results(tmp_path / "main.jsonl").header, 40):  # fmt: skip
+        store.save(v, v.supported)  # people agree with the first judge on all 40
+    honest = {a.scorer_id: a for a in judge_agreements(tmp_path / "main.jsonl")}
+    inverted = {a.scorer_id: a for a in judge_agreements(tmp_path / "inverted.jsonl")}
+    assert honest["context-precision"].kappa == 1.0 and honest["context-precision"].n >= 10
+    for sid, a in inverted.items():
+        assert a.n == honest[sid].n and a.accuracy == 0.0, (sid, a)
+    code = main(["compare", str(tmp_path / "main.jsonl"), str(tmp_path / "inverted.jsonl"),
+                 "--min-agreement", "0.6"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "context-precision min agreement κ >= 0.6: FAILED" in out
+    assert "passed (κ 1.000" not in out

@@ -150,12 +150,14 @@ def test_compare_reports_the_candidates_thresholds_from_its_file(tmp_path, capsy
     gate = {"id-context-recall": 0.8}
     run_evals(DATA, [recall], retriever(CAND), results_path=cand, thresholds=gate)
     assert [g.passed for g in read_results(cand).gates()] == [False]  # mean 0.7
-    assert main(["compare", str(base), str(cand)]) == 0
+    assert main(["compare", str(base), str(cand)]) == 1  # its own gate counts, as live
     out = capsys.readouterr().out
     assert "candidate threshold id-context-recall >= 0.8: FAILED (mean 0.700 < 0.8)" in out
-    assert main(["compare", str(base), str(cand), "--format", "json"]) == 0
+    assert main(["compare", str(base), str(cand), "--format", "json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["candidate_gates"][0]["why"] == "mean 0.700 < 0.8"
+    assert report["failed"] == ["candidate threshold id-context-recall"]
+    assert report["exit_code"] == 1
 
 
 def test_many_runs_against_one_baseline_holm_adjusted_across_runs_and_scorers(tmp_path, capsys):
