@@ -82,12 +82,44 @@ def open_results(opts: RunOptions, ids: Sequence[str], header: RunHeader) -> Res
     path = Path(opts.results_path)
     results_file = ResultsFile(path, opts.resume, opts.store_prompts, header, not opts.keep_items)
     try:
+        _refuse_another_run(results_file, header)
         _refuse_mixing(results_file, ids, header)
     except BaseException:
         results_file.close()
         raise
     results_file.begin()
     return results_file
+
+
+def _refuse_another_run(results_file: ResultsFile, header: RunHeader) -> None:
+    """A file written by a run of another target or another data set is not this run's
+    to resume: its outputs and scores would be reported as this run's. Refused, naming
+    what differs. The same data under another name (moved, copied) is the same data; the
+    same file with edited rows is too (edited items run again from scratch)."""
+    if not results_file.previous_headers:
+        return
+    earlier = results_file.previous_headers[-1]
+    path = results_file.path
+    advice = (
+        "Resuming would report that run's outputs and scores as this run's. Write this run "
+        "to a new file (--out), or resume with what made the file"
+    )
+    if earlier.target is not None and header.target is not None and earlier.target != header.target:
+        raise ConfigError(
+            f"{path} was written by a run of another target: {_target(earlier.target)}, this "
+            f"run's is {_target(header.target)}. {advice}"
+        )
+    old, new = earlier.data, header.data
+    if old is not None and new is not None and old.sha256 != new.sha256 and old.name != new.name:
+        raise ConfigError(
+            f"{path} was written by a run of another data set: {old.name or 'data in memory'} "
+            f"(sha256 {old.sha256[:12]}), this run's is {new.name or 'data in memory'} "
+            f"(sha256 {new.sha256[:12]}). {advice}"
+        )
+
+
+def _target(name: str) -> str:
+    return name or "none (the items' own outputs)"
 
 
 def _refuse_mixing(results_file: ResultsFile, ids: Sequence[str], header: RunHeader) -> None:

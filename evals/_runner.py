@@ -24,7 +24,7 @@ from ._results._gate import gates
 from ._results._header import RunHeader, header_of
 from ._resume import open_results, resume_plans
 from ._source import ItemSource
-from ._targets import target_caller
+from ._targets import target_caller, target_identity
 from ._twins import sync_twin
 
 
@@ -151,7 +151,14 @@ async def arun_evals(
     source = ItemSource(data, opts.shard, stream=not opts.keep_items)
     if call_target is not None:
         _warn_unused_columns(source.columns)
-    header = header_of(scorer_by_key, opts.thresholds, opts.min_scored, opts.item_thresholds)
+    header = header_of(
+        scorer_by_key,
+        opts.thresholds,
+        opts.min_scored,
+        opts.item_thresholds,
+        target=target_identity(target),
+        data=None if opts.results_path is None else source.identity(),
+    )
     fingerprints = {sid: d.fingerprint for sid, d in header.scorers.items()}
     results_file = open_results(opts, source.ids, header)
     bar = Progress(len(source), opts.progress, status=waiting_for_litellm)

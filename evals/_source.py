@@ -8,6 +8,7 @@ chunk of items, not the data set (an item of 10 chunks takes ~10 KB as an `EvalI
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import os
 from collections.abc import Iterable, Iterator
@@ -17,6 +18,7 @@ from typing import Any
 from scorers.lowlevel import paused_gc
 
 from ._data import EvalItem, item_stream, load_dataset, raise_problems
+from ._results._header import DataSource
 from ._shards import select_shard, shard_of
 
 CHUNK = 4096
@@ -40,6 +42,7 @@ class ItemSource:
         self._shard = shard
         self._held: list[EvalItem] | None = None
         self._path: Path | None = None
+        self._data = data
         if stream and isinstance(data, (str, os.PathLike)):
             self._path = Path(data)
             self.ids, self.columns = self._scan()
@@ -47,6 +50,21 @@ class ItemSource:
             self._held = select_shard(load_dataset(data), shard)
             self.ids = [item.id for item in self._held]
             self.columns = _columns(self._held)
+
+    def identity(self) -> DataSource:
+        """The data set as a results file records it: a file's name and the hash of its
+        bytes; for data given in memory, the hash of its items (this shard's)."""
+        digest = hashlib.sha256()
+        if isinstance(self._data, (str, os.PathLike)):
+            path = Path(self._data)
+            with path.open("rb") as handle:
+                while block := handle.read(1 << 20):
+                    digest.update(block)
+            return DataSource(name=path.name, sha256=digest.hexdigest())
+        for item in self._held or []:
+            digest.update(item.model_dump_json().encode())
+            digest.update(b"\n")
+        return DataSource(name="", sha256=digest.hexdigest())
 
     @property
     def streamed(self) -> bool:

@@ -93,6 +93,23 @@ def as_target_result(value: Any) -> TargetResult:
     return TargetResult(output=reading.answer, context=reading.chunks)
 
 
+def target_identity(target: Any) -> str:
+    """What a results file records of a target: ``module:name`` of a function or a
+    callable's class, ``Agent 'name'`` for an `Agent`, "" for none."""
+    if target is None:
+        return ""
+    from ._agents._agent import Agent
+
+    if isinstance(target, Agent):
+        return f"Agent {target.name!r}"
+    named = target if hasattr(target, "__qualname__") else type(target)
+    module = getattr(named, "__module__", None) or "?"
+    bound = getattr(target, "__self__", None)
+    if bound is not None and not isinstance(bound, type) and inspect.ismethod(target):
+        return f"{module}:{type(bound).__qualname__}.{target.__name__}"
+    return f"{module}:{getattr(named, '__qualname__', type(target).__name__)}"
+
+
 def target_caller(target: Any) -> Callable[[Any], Awaitable[Any]] | None:
     """An async ``input -> value`` for any kind of target."""
     if target is None:

@@ -52,6 +52,21 @@ class ScorerDefinition(BaseModel):
         return None if self.judge is None else self.judge.get("model")
 
 
+class DataSource(BaseModel):
+    """The data a run read, as its results file records it.
+
+    Attributes:
+        name: The data file's name ("" for data given in memory).
+        sha256: The hash of the file's bytes, or of the items given in memory (each
+            item's JSON in order).
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str = ""
+    sha256: str = ""
+
+
 class RunHeader(BaseModel):
     """The header line of a results file.
 
@@ -64,6 +79,12 @@ class RunHeader(BaseModel):
         created: When the run started (ISO 8601, UTC).
         git_commit: The commit checked out in the working directory's git repository
             (``"abc123…+dirty"``-free: the HEAD only), "" outside one.
+        target: What made the outputs: the target's ``module:name`` (an `Agent` as
+            ``Agent 'name'``), "" when the items carried their own; None in files that
+            predate it.
+        data: The data set read (None in files that predate it).
+        overrides: Scorer ids whose registry entry a plugin declared as an override of
+            a built-in (their definitions are the plugin's, not scorekit's).
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -75,6 +96,9 @@ class RunHeader(BaseModel):
     scorekit: str = ""
     created: str = ""
     git_commit: str = ""
+    target: str | None = None
+    data: DataSource | None = None
+    overrides: dict[str, str] = Field(default_factory=dict)
 
     def judges(self) -> list[str]:
         """The judge models of the run's scorers, each once."""
@@ -106,8 +130,11 @@ def header_of(
     thresholds: Mapping[str, float] | None,
     min_scored: float | None,
     item_thresholds: Mapping[str, float] | None = None,
+    target: str | None = None,
+    data: DataSource | None = None,
 ) -> RunHeader:
-    """The header of a run of ``scorers``."""
+    """The header of a run of ``scorers`` (``target``: `target_identity`'s; ``data``: what
+    was read)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -122,6 +149,8 @@ def header_of(
         scorekit=release,
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         git_commit=git_commit(Path.cwd()),
+        target=target,
+        data=data,
     )
 
 

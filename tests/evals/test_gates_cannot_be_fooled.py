@@ -87,3 +87,44 @@ def test_many_candidates_each_with_its_own_thresholds(tmp_path, capsys):
     code = main(["compare", str(base), str(a), str(tmp_path / "c.jsonl"), "--format", "json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 1 and report["failed"] == ["c: candidate threshold mrr"]
+
+
+def test_resume_refuses_another_runs_file(tmp_path, capsys, monkeypatch):
+    import shutil
+    import sys
+
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps(row) + "\n" for row in DATA))
+    (tmp_path / "good_rag.py").write_text(
+        "def retrieve(question):\n"
+        "    i = question.split()[1]\n"
+        "    return {'output': 'x', 'context': [{'id': 'd' + i, 'text': 't'}]}\n"
+    )
+    (tmp_path / "boom_rag.py").write_text(
+        "def retrieve(question):\n    raise RuntimeError('boom')\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    base = ["run", str(data), "--scorer", "mrr", "--no-progress"]
+    assert main([*base, "--target", "good_rag:retrieve", "--out", "run.jsonl"]) == 0
+    header = json.loads((tmp_path / "run.jsonl").read_text().splitlines()[0])["run"]
+    assert header["target"] == "good_rag:retrieve"
+    assert header["data"]["name"] == "data.jsonl" and len(header["data"]["sha256"]) == 64
+    capsys.readouterr()
+    shutil.copy(tmp_path / "run.jsonl", tmp_path / "copy.jsonl")
+    code = main([*base, "--target", "boom_rag:retrieve", "--out", "copy.jsonl", "--resume"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "written by a run of another target: good_rag:retrieve, this run's is " in err
+    assert "boom_rag:retrieve" in err
+    other = tmp_path / "other.jsonl"
+    other.write_text("".join(json.dumps({**row, "input": row["input"] + "?"}) + "\n" for row in DATA))
+    code = main(["run", str(other), "--scorer", "mrr", "--no-progress",
+                 "--target", "good_rag:retrieve", "--out", "copy.jsonl", "--resume"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and "another data set: data.jsonl (sha256 " in err and "other.jsonl" in err
+    moved = tmp_path / "moved.jsonl"
+    shutil.copy(data, moved)  # the same data under another name is the same data
+    code = main(["run", str(moved), "--scorer", "mrr", "--no-progress", "--format", "json",
+                 "--target", "good_rag:retrieve", "--out", "copy.jsonl", "--resume"])  # fmt: skip
+    assert code == 0 and json.loads(capsys.readouterr().out)["summary"]["resumed_items"] == 28
