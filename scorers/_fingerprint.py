@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
+from ._model._redact import recorded_params
 from ._model._structured import json_schema
 from ._steps import PromptStep
 
@@ -37,6 +38,14 @@ def _judge(judge: Judge | str | None) -> Any:
     if judge is None or isinstance(judge, str):
         return judge
     return judge.identity()
+
+
+def _recorded_judge(judge: Judge | str | None) -> Any:
+    """What a results file shows of a judge: its identity, the parameters allow-listed."""
+    if judge is None or isinstance(judge, str):
+        return judge
+    identity = judge.identity()
+    return {**identity, "params": recorded_params(identity["params"])}
 
 
 def _step(fn: Any) -> Any:
@@ -98,8 +107,8 @@ def scorer_description(scorer: Any) -> dict[str, Any]:
     versions = {
         name: fn["version"] for _, name, fn in steps if isinstance(fn, dict) and "version" in fn
     }
-    judges = [_judge(scorer.judge)]
-    judges += [_judge(s.fn.judge) for s in scorer.steps if isinstance(s.fn, PromptStep)]
+    judges = [_recorded_judge(scorer.judge)]
+    judges += [_recorded_judge(s.fn.judge) for s in scorer.steps if isinstance(s.fn, PromptStep)]
     return {
         "scale": scorer.scale,
         "options": payload["config"],

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import html
+import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -60,14 +63,36 @@ def run(args: argparse.Namespace) -> int:
     print(f"scorekit view: serving {folder.resolve()} at", flush=True)
     print(f"    {server.url}", flush=True)
     print("Ctrl-C stops it.", flush=True)
-    if args.open:
-        import webbrowser
-
-        webbrowser.open(server.url)
+    opener = open_in_browser(server.url) if args.open else None
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.stop()
+        if opener is not None:
+            shutil.rmtree(opener.parent, ignore_errors=True)
     return 0
+
+
+def open_in_browser(url: str) -> Path:
+    """Open ``url`` in a browser without putting its token on the browser's command line
+    (which any local user can read in the process list): as Jupyter does, through a page
+    in a folder only this user can read that sends the browser on to ``url``. Returns the
+    page (removed when the viewer stops)."""
+    import tempfile
+    import webbrowser
+
+    folder = Path(tempfile.mkdtemp(prefix="scorekit-view-"))  # mode 0700
+    page = folder / "open.html"
+    target = html.escape(url, quote=True)
+    fd = os.open(page, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(
+            "<!doctype html><html><head><meta charset='utf-8'>"
+            f"<meta http-equiv='refresh' content='0;url={target}'>"
+            "<title>scorekit view</title></head>"
+            f"<body><p>Opening <a href='{target}'>scorekit view</a>...</p></body></html>"
+        )
+    webbrowser.open(page.as_uri())
+    return page

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ._completion import TransportError
@@ -135,12 +135,61 @@ def _spellings(value: str) -> set[str]:
     return spellings
 
 
+_SECRET_PARAM = re.compile(r"(key|token|secret|password|passwd|credential|auth|cookie|sig)", re.I)
+
+
+def _secret_params(value: Any, secret: bool = False) -> Iterator[str]:
+    """String values under credential-looking names, at any depth (``extra_body.api_key``,
+    ``aws_secret_access_key``, ``azure_ad_token``)."""
+    if isinstance(value, Mapping):
+        for name, inner in value.items():
+            yield from _secret_params(inner, secret or bool(_SECRET_PARAM.search(str(name))))
+    elif isinstance(value, (list, tuple)):
+        for inner in value:
+            yield from _secret_params(inner, secret)
+    elif secret and isinstance(value, str):
+        yield value
+
+
 def judge_secrets(
     api_key: str | None, params: Mapping[str, Any], api_base: str | None
 ) -> list[str]:
-    """Every credential a judge holds: its key, credential header values, and what its
-    ``api_base`` carries (``user:key@host``, ``?api-key=...``)."""
-    return [s for s in (api_key, *header_values(params), *url_secrets(api_base)) if s]
+    """Every credential a judge holds: its key, header values, parameters under
+    credential-looking names at any depth, and what its ``api_base`` carries
+    (``user:key@host``, ``?api-key=...``)."""
+    found = (api_key, *header_values(params), *_secret_params(params), *url_secrets(api_base))
+    return [s for s in found if s]
+
+
+RECORDED_PARAMS = frozenset(
+    {
+        "temperature", "top_p", "top_k", "max_tokens", "max_completion_tokens", "seed", "n",
+        "stop", "presence_penalty", "frequency_penalty", "logit_bias", "logprobs",
+        "top_logprobs", "reasoning_effort", "response_format", "api_version",
+        "custom_llm_provider", "drop_params", "input_cost_per_token", "output_cost_per_token",
+        "parallel_tool_calls", "tool_choice", "thinking", "verbosity", "modalities",
+    }
+)  # fmt: skip
+"""Request parameters a results file records in clear; any other is recorded by name only
+(`NOT_RECORDED`): an allow-list, so that no credential litellm takes under a name we do
+not know (``aws_secret_access_key``, ``azure_ad_token``, ``extra_body``'s ``api_key``, a
+``X-Password`` header) reaches a file, a report or the viewer."""
+
+NOT_RECORDED = "<not recorded>"
+
+
+def recorded_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` as a results file may show them: the `RECORDED_PARAMS` in clear, the
+    names of headers and of every other parameter with `NOT_RECORDED` for the value."""
+    shown: dict[str, Any] = {}
+    for name, value in params.items():
+        if name in RECORDED_PARAMS:
+            shown[name] = value
+        elif name in ("extra_headers", "headers", "default_headers") and isinstance(value, Mapping):
+            shown[name] = {str(k): NOT_RECORDED for k in value}
+        else:
+            shown[name] = NOT_RECORDED
+    return shown
 
 
 def public_url(url: str | None) -> str | None:

@@ -126,10 +126,21 @@ def test_label_verdicts_and_see_the_agreement(served, runs):
     assert saved["agreement"]["n"] == 6
     again = client.get("/api/sample?path=k3.jsonl&n=12&seed=3")["verdicts"]
     assert not {v["key"] for v in again} & {v["key"] for v in sample}  # labelled: not asked
-    run = client.get("/api/run?path=k1.jsonl")  # another run of the same judge and prompt
+    run = client.get("/api/run?path=k3.jsonl")
     lines = {a["scorer_id"]: a for a in run["agreement"]}
     assert lines["context-recall"]["n"] == 6 and lines["context-precision"]["n"] == 6
     assert len(LabelStore(runs).labels()) == 12
+    # another run of the same judge and prompt counts the labelled questions it judged too,
+    # against its own verdicts on them
+    from evals import read_results
+    from evals._results._verdicts import run_verdicts
+
+    k1 = read_results(runs / "k1.jsonl")
+    own = run_verdicts(k1, k1.header)
+    run = client.get("/api/run?path=k1.jsonl")
+    for a in run["agreement"]:
+        shared = [v for v in sample if v["scorer_id"] == a["scorer_id"] and v["key"] in own[a["scorer_id"]]]
+        assert a["n"] == len(shared) and a["labelled"] == 6
 
 
 def test_reviewing_a_synthesized_set_writes_the_accepted_rows(served, runs):
