@@ -151,14 +151,7 @@ async def arun_evals(
     source = ItemSource(data, opts.shard, stream=not opts.keep_items)
     if call_target is not None:
         _warn_unused_columns(source.columns)
-    header = header_of(
-        scorer_by_key,
-        opts.thresholds,
-        opts.min_scored,
-        opts.item_thresholds,
-        target=target_identity(target),
-        data=None if opts.results_path is None else source.identity(),
-    )
+    header = _run_header(scorer_by_key, opts, target, source)
     fingerprints = {sid: d.fingerprint for sid, d in header.scorers.items()}
     results_file = open_results(opts, source.ids, header)
     bar = Progress(len(source), opts.progress, status=waiting_for_litellm)
@@ -194,6 +187,20 @@ async def arun_evals(
     summary.client_cpu_s = time.process_time() - cpu_started - imported
     ordered = [sink.kept[i] for i in source.ids if i in sink.kept]
     return _eval_result(summary, ordered, scorer_by_key, opts, header)
+
+
+def _run_header(
+    scorers: Mapping[str, Scorer], opts: RunOptions, target: Any, source: ItemSource
+) -> RunHeader:
+    """The run's header: its scorers, gates, target and (when written to a file) data."""
+    return header_of(
+        scorers,
+        opts.thresholds,
+        opts.min_scored,
+        opts.item_thresholds,
+        target=target_identity(target),
+        data=None if opts.results_path is None else source.identity(),
+    )
 
 
 class IgnoredColumnsWarning(UserWarning):

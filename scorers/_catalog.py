@@ -20,7 +20,7 @@ def scorer_ids() -> dict[str, str]:
     for metric in RANKING_METRICS:  # a concrete id each, accepted as it is listed
         example = metric.replace("@k", "@10")
         cutoff = f" (any cutoff: {metric.replace('@k', '@K')})" if "@k" in metric else ""
-        listing[example] = f"ranking metric, trec_eval definition{cutoff}"
+        listing.setdefault(example, f"ranking metric, trec_eval definition{cutoff}")
     return listing
 
 

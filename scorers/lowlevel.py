@@ -35,7 +35,8 @@ Ranking measures:
 Registered scorers:
     `registry()`: every registered scorer (scorekit's and the ``scorekit.scorers`` entry
     points') as a self-describing entry: id, factory, needs a model, contract answers,
-    Ragas name.
+    Ragas name, what it overrides; `scorer_overrides()`: the ids a plugin took over on
+    purpose (``override=True``), as registered so far, for results headers.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from ._engine import (
 )
 from ._engine._gc import paused_gc
 from ._prebuilt._registry import Registered, judge_contract, registry
+from ._prebuilt._registry import overrides as scorer_overrides
 from ._prebuilt._rule_judge import rule_answer, supports
 from ._ranking._measures import MEASURES, Measure, register_measure, trec_names
 from ._reading import exception_text
@@ -87,6 +89,7 @@ __all__ = [
     "registry",
     "rule_answer",
     "run_sync",
+    "scorer_overrides",
     "score_detached",
     "score_many",
     "supports",

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from scorers import PairedTest, holm, items_needed, paired_table, paired_test
 
+from ._drop import DropGate, gates_html
 from ._gate import Gate
 from ._items import skip_reasons
 from ._page import comparison_page
@@ -138,34 +139,6 @@ class RunComparison(BaseModel):
         return "\n".join(lines)
 
 
-class DropGate(BaseModel):
-    """One ``--max-drop`` limit of a comparison and its verdict.
-
-    Attributes:
-        scorer: The scorer id.
-        limit: The largest drop of the paired mean allowed.
-        run: The candidate's name ("" with one candidate).
-        delta: The paired mean change (None when nothing was paired).
-        n_paired: Items scored in both runs.
-        passed: Whether the drop stayed within ``limit``.
-        decided: False when there was nothing to decide on (no paired item, or the
-            scorer is missing from a run): such a gate fails, never passes.
-        why: Why it failed, in words ("" when it passed).
-        warning: When ``limit`` is below the smallest change these pairs can detect
-            (80% power at two-sided α 0.05), how many items could see it; else "".
-    """
-
-    scorer: str
-    limit: float
-    run: str = ""
-    delta: float | None
-    n_paired: int
-    passed: bool
-    decided: bool = True
-    why: str = ""
-    warning: str = ""
-
-
 def drop_gates(
     comparison: RunComparison, limits: dict[str, float], run: str = ""
 ) -> list[DropGate]:
@@ -221,43 +194,6 @@ def drop_gates(
                      warning=warning)
         )  # fmt: skip
     return found
-
-
-def gates_html(gates: Sequence[DropGate]) -> str:
-    """The ``--max-drop`` verdicts as a list headed "Gates" ("" without gates)."""
-    if not gates:
-        return ""
-    items = "".join(
-        f"<li class='{'pass' if g.passed else 'fail'}'>"
-        + (f"{html.escape(g.run)}: " if g.run else "")
-        + f"{html.escape(g.scorer)} max drop {g.limit:g}: "
-        + (
-            "passed"
-            if g.passed
-            else f"{'FAILED' if g.decided else 'UNDECIDED'}: {html.escape(g.why)}"
-        )
-        + (f" <span class='muted'>({html.escape(g.warning)})</span>" if g.warning else "")
-        + "</li>"
-        for g in gates
-    )
-    return f"<h2>Gates</h2><ul class='gates'>{items}</ul>"
-
-
-def candidate_gates_html(found: dict[str, Sequence[Gate]]) -> str:
-    """Each candidate's own thresholds (from its header) and their verdicts ("" without)."""
-    items = "".join(
-        f"<li class='{'pass' if g.passed else 'fail'}'>{html.escape(run)}: threshold "
-        f"{html.escape(g.scorer)} &gt;= {g.threshold:g}: "
-        + (
-            "passed"
-            if g.passed
-            else f"{'FAILED' if g.decided else 'UNDECIDED'}: {html.escape(g.why)}"
-        )
-        + "</li>"
-        for run, gates in found.items()
-        for g in gates
-    )
-    return f"<h2>Candidates' thresholds</h2><ul class='gates'>{items}</ul>" if items else ""
 
 
 def comparison_html(comparison: RunComparison, table_id: str = "comparison") -> str:

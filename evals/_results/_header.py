@@ -141,7 +141,10 @@ def header_of(
         release = version("scorekit")
     except PackageNotFoundError:  # pragma: no cover - run from a bare checkout
         release = ""
+    from scorers.lowlevel import scorer_overrides
+
     return RunHeader(
+        overrides={sid: found for sid, found in scorer_overrides().items() if sid in scorers},
         scorers={sid: ScorerDefinition.model_validate(s.describe()) for sid, s in scorers.items()},
         thresholds=dict(thresholds or {}),
         min_scored=min_scored,

@@ -14,13 +14,14 @@ from pydantic import BaseModel, Field
 
 from scorers import mean_ci
 
-from ._comparison import RunComparison, compare_items, gates_html
+from ._comparison import RunComparison, compare_items
+from ._drop import gates_html
 from ._page import comparison_page
 from ._stats import fmt
 from ._summary import recorded_scale
 
 if TYPE_CHECKING:
-    from ._comparison import DropGate
+    from ._drop import DropGate
     from ._items import ItemResult
 
 ALPHA = 0.05

@@ -165,12 +165,8 @@ class ViewApp:
         """The chosen runs compared with the first (paired tests, detectable change and
         the ``max_drop`` gates)."""
         from .._results import RunComparison, compare_runs
-        from .._results._comparison import (
-            candidate_gates_html,
-            comparison_html,
-            drop_gates,
-            gates_html,
-        )
+        from .._results._comparison import comparison_html, drop_gates
+        from .._results._drop import candidate_gates_html, gates_html
         from .._results._gate import bounds, gates_exit
 
         names = params.get("path", [])

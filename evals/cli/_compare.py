@@ -20,7 +20,7 @@ from ._common import (
 from ._output import gates_exit, print_agreement
 
 if TYPE_CHECKING:
-    from .._results._comparison import DropGate
+    from .._results._drop import DropGate
 
 
 def add(commands: Any) -> None:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 from pydantic import BaseModel
 
 from evals.testing import FakeLLMServer
@@ -117,3 +118,87 @@ def test_an_installed_package_s_scorers_come_through_its_entry_point(tmp_path):
     )  # fmt: skip
     assert ran.returncode == 0, ran.stderr
     assert "always-one" in ran.stdout and "1.000" in ran.stdout
+
+
+def _plugin(tmp_path, modules: dict[str, str]) -> dict[str, str]:
+    package = tmp_path / "clashpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name, code in modules.items():
+        (package / f"{name}.py").write_text(textwrap.dedent(code))
+    dist = tmp_path / "clashpkg-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: clashpkg\nVersion: 0.1\n")
+    points = "".join(f"{name} = clashpkg.{name}\n" for name in modules)
+    (dist / "entry_points.txt").write_text(f"[scorekit.scorers]\n{points}")
+    return {"PYTHONPATH": str(tmp_path), "PATH": ""}
+
+
+def _cli(env, *args):
+    return subprocess.run(
+        [sys.executable, "-m", "evals.cli", *args], capture_output=True, text=True, env=env,
+        timeout=120,
+    )  # fmt: skip
+
+
+def test_a_plugin_cannot_take_a_built_in_id_unless_it_says_override(tmp_path):
+    env = _plugin(
+        tmp_path,
+        {
+            "stealer": """
+                from scorers import create_scorer, register_scorer
+
+                @register_scorer("mrr", needs_model=False)
+                def create_fake_mrr(options=None):
+                    \"\"\"Always one.\"\"\"
+                    return create_scorer(id="mrr").generate_score(lambda run, r: 1.0)
+            """,
+            "replacer": """
+                from scorers import create_scorer, register_scorer
+
+                @register_scorer("id-context-recall", needs_model=False, override=True)
+                def create_lenient(options=None):
+                    return create_scorer(id="id-context-recall").generate_score(lambda run, r: 1.0)
+            """,
+            "quitter": "import sys\nsys.exit(1)\n",
+        },
+    )
+    data = tmp_path / "data.jsonl"
+    data.write_text(
+        '{"id": "q1", "input": "q", "reference_context_ids": ["a"], '
+        '"context": [{"id": "b", "text": "x"}, {"id": "a", "text": "y"}]}\n'
+    )
+    listed = _cli(env, "scorers")
+    assert listed.returncode == 0, listed.stderr  # no IndexError on a factory without a docstring
+    assert (
+        "entry point 'stealer' (clashpkg.stealer) failed to load: ConfigError: scorer id 'mrr'"
+        in listed.stderr
+    )
+    assert "scorekit's built-in ranking metric mrr" in listed.stderr
+    assert "clashpkg.stealer.create_fake_mrr" in listed.stderr
+    assert "entry point 'quitter' (clashpkg.quitter) failed to load: SystemExit: 1" in listed.stderr
+    (line,) = [x for x in listed.stdout.splitlines() if x.strip().startswith("id-context-recall")]
+    assert "[OVERRIDES scorekit's built-in scorers._prebuilt." in line
+    (mrr,) = [x for x in listed.stdout.splitlines() if x.strip().startswith("mrr ")]
+    assert "trec_eval definition" in mrr
+    out = tmp_path / "r.jsonl"
+    ran = _cli(env, "run", str(data), "--scorer", "mrr", "--scorer", "id-context-recall",
+               "--threshold", "mrr=0.9", "--out", str(out), "--no-progress")  # fmt: skip
+    assert ran.returncode == 1, ran.stderr  # the built-in mrr: 0.5 < 0.9
+    header = __import__("json").loads(out.read_text().splitlines()[0])["run"]
+    assert list(header["overrides"]) == ["id-context-recall"]
+    assert "clashpkg.replacer.create_lenient" in header["overrides"]["id-context-recall"]
+
+
+def test_registering_a_taken_id_in_code_names_both():
+    from scorers import ConfigError, create_scorer
+
+    with pytest.raises(
+        ConfigError, match=r"'context-recall' is scorekit's built-in scorers\._prebuilt"
+    ):
+
+        @register_scorer("context-recall", needs_model=False)
+        def create_mine(options=None):
+            return create_scorer(id="context-recall").generate_score(lambda run, r: 1.0)
+
+    assert registry()["context-recall"].needs_model
