@@ -28,6 +28,8 @@ from pydantic import BaseModel
 
 from scorers import ConfigError
 
+from ._own_db import own_database
+
 LABELS_FILE = "scorekit-labels.sqlite"
 """The labels database's name in a folder of runs."""
 
@@ -182,15 +184,32 @@ class LabelStore:
     def __init__(self, path: str | os.PathLike[str]):
         given = Path(path)
         self.path = given / LABELS_FILE if given.is_dir() else given
+        self._checked = False
+
+    def _check_own(self) -> None:
+        """Refuse, before anything is written, a file that is not scorekit's labels
+        database (a link, not SQLite, another application's): see `own_database`."""
+        if self._checked:
+            return
+        try:
+            with _SETUP:
+                _retrying(lambda: own_database(self.path, _SCHEMA, rebuild=False).close())
+        except ConfigError as exc:
+            raise ConfigError(
+                f"{self.path} is not a scorekit labels database ({exc}); give the folder of "
+                "your runs or its scorekit-labels.sqlite"
+            ) from None
+        self._checked = True
 
     def __repr__(self) -> str:
         return f"LabelStore({str(self.path)!r})"
 
     @contextmanager
     def _connect(self, write: bool) -> Iterator[sqlite3.Connection | None]:
-        if not write and not self.path.is_file():
+        if not write and not self.path.is_file() and not self.path.is_symlink():
             yield None
             return
+        self._check_own()
         try:
             connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         except sqlite3.Error as exc:

@@ -174,7 +174,7 @@ class ScoreResult(BaseModel):
     """
 
     scorer_id: str
-    score: float | None = 0.0
+    score: float | None = Field(0.0, allow_inf_nan=False)
     reason: str = ""
     status: Literal["scored", "skipped", "error"] = "scored"
     details: dict[str, Any] = Field(default_factory=dict)

@@ -156,6 +156,23 @@ def judge_agreements(
     return agreements_for(header, store, None if items is None else run_verdicts(items, header))
 
 
+def shown_agreements(
+    run: Any, labels: LabelStore | str | os.PathLike[str] | None, *, needed: bool
+) -> list[JudgeAgreement]:
+    """`judge_agreements` where agreement is shown beside other results: a labels
+    database that cannot be read stops only what needs it (``needed``: a
+    ``--min-agreement`` gate); otherwise it is a warning on stderr and no agreement."""
+    try:
+        return judge_agreements(run, labels)
+    except ConfigError as exc:
+        if needed:
+            raise
+        import sys
+
+        print(f"scorekit: warning: judge agreement not shown: {exc}", file=sys.stderr)
+        return []
+
+
 def agreements_for(
     header: RunHeader | None, store: LabelStore, verdicts: RunVerdicts | None
 ) -> list[JudgeAgreement]:

@@ -102,7 +102,7 @@ class RunView:
         Returns:
             The path written.
         """
-        from ._agreement import judge_agreements
+        from ._agreement import shown_agreements
         from ._html import render_report
         from ._page import write_report
 
@@ -119,7 +119,7 @@ class RunView:
             prompts=prompts,
             title=title,
             header=self.header,
-            agreement=[a.line() for a in judge_agreements(self, labels)],
+            agreement=[a.line() for a in shown_agreements(self, labels, needed=False)],
         )
         return write_report(path, page)
 

@@ -52,6 +52,17 @@ _POST = {"/api/label": "label", "/api/review": "review", "/api/write": "write_da
 MAX_BODY = 1 << 20
 
 
+def _inside(root: Path, labels: Path) -> Path:
+    """``labels`` when it stays inside ``root`` once links are followed."""
+    where = labels if labels.is_absolute() else Path.cwd() / labels
+    if not where.resolve().is_relative_to(root):
+        raise ConfigError(
+            f"--labels {labels} leads out of the folder {root}; keep the labels database in "
+            "the folder of the runs it labels"
+        )
+    return labels
+
+
 class ViewServer:
     """``scorekit view``: a local web app over a folder of results files.
 
@@ -62,7 +73,9 @@ class ViewServer:
         root: The folder of results files (searched recursively).
         host: The address to bind (default 127.0.0.1: this machine only).
         port: The port (0: any free one).
-        labels: The labels database (default ``root/scorekit-labels.sqlite``).
+        labels: The labels database (default ``root/scorekit-labels.sqlite``): a file or a
+            folder inside ``root`` (a path that leads out of it, links included, is
+            refused), and scorekit's own labels database if it exists.
         token: The access token (default: a new random one).
         persist_index: Keep the index in ``root/.scorekit-index.sqlite``.
     """
@@ -78,7 +91,8 @@ class ViewServer:
         persist_index: bool = True,
     ):
         index = RunIndex(root, persist=persist_index)
-        store = LabelStore(index.root if labels is None else labels)
+        store = LabelStore(index.root if labels is None else _inside(index.root, Path(labels)))
+        store.labels()  # a database that is not scorekit's labels is refused now, untouched
         self.app = ViewApp(index, store)
         self.token = token or secrets.token_urlsafe(24)
         self._server = ThreadingHTTPServer((host, port), _handler(self))

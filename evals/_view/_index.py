@@ -5,7 +5,13 @@ The index is a cache: it can be deleted (or rebuilt with ``--rebuild-index``) at
 and holds nothing that is not in the files. A file is read again when its size or
 modification time changes; new files are found at each listing. Reading a file runs in
 one background thread, so the listing answers at once and shows big files as
-"indexing" until they are done.
+"indexing" until they are done. A file that cannot be read (any failure, a number JSON
+cannot carry) is listed as failed with why, and the others are read as ever.
+
+scorekit writes only an index it made: one marked with its SQLite ``application_id``
+(or an unmarked one holding nothing but its ``files`` table, from earlier versions).
+An index of another shape is rebuilt; a link, or another application's database under
+that name, is left alone and the index is kept in memory.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from typing import Any
 
 from scorers import ConfigError
 
+from .._own_db import own_database
 from .._results._header import HEADER_PREFIX, RunHeader, parse_header
 from .._results._items import ItemResult
 from .._results._previous import PreviousItems, line_item
@@ -119,21 +126,27 @@ class RunIndex:
         threading.Thread(target=self._work, name="scorekit-index", daemon=True).start()
 
     def _open(self, persist: bool) -> sqlite3.Connection:
-        target = str(self.root / INDEX_FILE) if persist else ":memory:"
-        try:
-            db = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
-            db.executescript(_SCHEMA)
-        except sqlite3.Error:
-            db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-            db.executescript(_SCHEMA)
+        self.note = ""
+        if persist:
+            try:
+                return own_database(self.root / INDEX_FILE, _SCHEMA, rebuild=True)
+            except (ConfigError, sqlite3.Error, OSError) as exc:
+                self.note = f"the index is kept in memory: {exc}"
+        db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        db.executescript(_SCHEMA)
         return db
 
     def _load(self) -> None:
         try:
             rows = self._db.execute("SELECT * FROM files WHERE version = ?", (SCHEMA_VERSION,))
             for path, size, mtime, _, kind, record, offsets, starts in rows.fetchall():
-                self._entries[path] = Entry(path, kind, json.loads(record), offsets, starts)
+                found = json.loads(record)
                 self._stats[path] = (size, mtime)
+                if kind == "other":
+                    if found.get("failed"):
+                        self._failed[path] = found["failed"]
+                    continue
+                self._entries[path] = Entry(path, kind, found, offsets, starts)
         except sqlite3.DatabaseError:  # a damaged cache is rebuilt
             self.rebuild()
 
@@ -189,7 +202,14 @@ class RunIndex:
                 while not self._pending:
                     self._wake.wait()
                 name, stat = next(iter(self._pending.items()))
-            self._index_one(name, stat)
+            try:
+                self._index_one(name, stat)
+            except Exception as exc:  # never the end of the reader: that file fails
+                with self._lock:
+                    self._pending.pop(name, None)
+                    self._stats[name] = stat
+                    self._failed[name] = f"{type(exc).__name__}: {exc}"
+                    self._entries.pop(name, None)
 
     def _index_one(self, name: str, stat: tuple[int, int]) -> None:
         path = self.root / name
@@ -201,8 +221,17 @@ class RunIndex:
                 record, offsets, starts = read_run(path, name)
             elif kind == "data_set":
                 record = read_data_set(path, name)
-        except (ConfigError, OSError, ValueError) as exc:
+            json.dumps(record, allow_nan=False)  # what the viewer sends must be JSON
+        except RecursionError:
+            kind, failure = "other", "a line nests deeper than a results file can (not read)"
+        except ValueError as exc:
+            if "Out of range float" in str(exc):
+                exc = ValueError("it holds a number JSON cannot carry (inf or NaN)")
             kind, failure = "other", f"{type(exc).__name__}: {exc}"
+        except Exception as exc:
+            kind, failure = "other", f"{type(exc).__name__}: {exc}"
+        if failure:
+            record = {"path": name, "failed": failure}
         with self._lock:
             if self._pending.get(name) == stat:
                 del self._pending[name]

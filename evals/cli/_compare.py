@@ -104,11 +104,11 @@ def run(args: argparse.Namespace) -> int:
 def _judged(args: argparse.Namespace, candidates: list[str]) -> list[tuple[str, list, list]]:
     """Per candidate: its judge's agreement with people and the ``--min-agreement``
     gates."""
-    from .._results._agreement import agreement_gates, judge_agreements
+    from .._results._agreement import agreement_gates, shown_agreements
 
     found = []
     for path in candidates:
-        agreements = judge_agreements(path, args.labels)
+        agreements = shown_agreements(path, args.labels, needed=args.min_agreement is not None)
         bound = args.min_agreement
         checks = [] if bound is None else agreement_gates(agreements, bound)
         found.append((path, agreements, checks))

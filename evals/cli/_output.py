@@ -133,11 +133,11 @@ def print_run(
     """Print a finished run as a table (errors on stderr) or as JSON, with its slices by
     each metadata key in ``by`` and the judge's agreement with people (labels in
     ``labels``, gated by ``min_agreement``); the exit code."""
-    from .._results._agreement import agreement_gates, judge_agreements
+    from .._results._agreement import agreement_gates, shown_agreements
     from .._results._slices import slice_table, slices_json, slicings
 
     out = sys.stdout if out is None else out
-    agreements = judge_agreements(result, labels)
+    agreements = shown_agreements(result, labels, needed=min_agreement is not None)
     checks = [] if min_agreement is None else agreement_gates(agreements, min_agreement)
     errors = result.errors()
     slices = slicings(result.iter_items(), by, list(result.summary.scorers)) if by else {}

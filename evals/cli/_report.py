@@ -32,7 +32,7 @@ def add(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .._results import read_results
-    from .._results._agreement import judge_agreements
+    from .._results._agreement import shown_agreements
     from .._results._html import render_report
     from .._results._page import write_report
 
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output else Path(args.results).with_suffix(".html")
     if output.is_dir():
         raise ConfigError(f"--output {output} is a directory; give a file path")
-    agreement = [a.line() for a in judge_agreements(items, args.labels)]
+    agreement = [a.line() for a in shown_agreements(items, args.labels, needed=False)]
     page = render_report(
         items,
         baseline=baseline,

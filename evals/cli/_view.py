@@ -58,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
             f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}; "
             "choose another --port (0: any free one)"
         ) from None
+    if server.app.index.note:
+        print(f"scorekit: warning: {server.app.index.note}", file=sys.stderr)
     if args.rebuild_index:
         server.app.index.rebuild()
     print(f"scorekit view: serving {folder.resolve()} at", flush=True)

@@ -81,3 +81,142 @@ def test_open_goes_through_a_private_page_not_the_command_line(monkeypatch):
     finally:
         page.unlink()
         page.parent.rmdir()
+
+
+def _app_db(path):
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE files (name TEXT); INSERT INTO files VALUES ('payroll.xlsx');"
+        "CREATE TABLE users (id INTEGER, name TEXT); INSERT INTO users VALUES (1, 'ada');"
+    )
+    db.commit()
+    db.close()
+    return path
+
+
+def _rows(path, table):
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    try:
+        return db.execute(f"SELECT * FROM {table}").fetchall()
+    finally:
+        db.close()
+
+
+def _small_run(folder):
+    from scorers import create_id_context_recall_scorer
+
+    data = [{"id": str(i), "input": "q", "reference_context_ids": ["a"],
+             "context": [{"id": "a", "text": "x"}]} for i in range(3)]  # fmt: skip
+    run_evals(data, [create_id_context_recall_scorer()], results_path=folder / "good.jsonl",
+              progress="none")  # fmt: skip
+    return folder / "good.jsonl"
+
+
+def test_the_index_writes_only_a_file_scorekit_made(tmp_path):
+    from evals._view import ViewServer
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    _small_run(runs)
+    app = _app_db(tmp_path / "app.db")
+    before = app.read_bytes()
+    (runs / ".scorekit-index.sqlite").symlink_to(app)
+    with ViewServer(runs, port=0) as view:
+        view.app.index.wait()
+        assert [r["path"] for r in view.app.runs({})["runs"]] == ["good.jsonl"]
+        view.app.index.rebuild()
+        assert "is a link" in view.app.index.note
+    assert app.read_bytes() == before and _rows(app, "files") == [("payroll.xlsx",)]
+    (runs / ".scorekit-index.sqlite").unlink()
+    _app_db(runs / ".scorekit-index.sqlite")  # another application's file under our name
+    before = (runs / ".scorekit-index.sqlite").read_bytes()
+    with ViewServer(runs, port=0) as view:
+        view.app.index.wait()
+        assert [r["path"] for r in view.app.runs({})["runs"]] == ["good.jsonl"]
+        assert "another application's database" in view.app.index.note
+    assert (runs / ".scorekit-index.sqlite").read_bytes() == before
+
+
+def test_an_index_of_another_shape_is_rebuilt(tmp_path):
+    import sqlite3
+
+    from evals._view import ViewServer
+
+    _small_run(tmp_path)
+    db = sqlite3.connect(tmp_path / ".scorekit-index.sqlite")
+    db.execute("CREATE TABLE files (path TEXT PRIMARY KEY, size INTEGER)")  # an older shape
+    db.execute("INSERT INTO files VALUES ('good.jsonl', 1)")
+    db.commit()
+    db.close()
+    with ViewServer(tmp_path, port=0) as view:
+        view.app.index.wait()
+        assert view.app.index.note == ""
+        assert [r["path"] for r in view.app.runs({})["runs"]] == ["good.jsonl"]
+
+
+def test_labels_in_another_application_s_database_or_out_of_the_folder_are_refused(tmp_path):
+    import pytest
+
+    from evals import LabelStore
+    from evals._view import ViewServer
+    from scorers import ConfigError
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    _small_run(runs)
+    app = _app_db(runs / "app.db")
+    before = app.read_bytes()
+    with pytest.raises(ConfigError, match="not a scorekit labels database.*another application"):
+        ViewServer(runs, port=0, labels=app)
+    with pytest.raises(ConfigError, match="not a scorekit labels database"):
+        LabelStore(app).save(
+            __import__("evals").JudgeVerdict(scorer_id="context-recall", kind="claim",
+                                             judge_model="m", prompt_version="1", text="c",
+                                             supported=True), True)  # fmt: skip
+    assert app.read_bytes() == before and not (runs / "app.db-wal").exists()
+    with pytest.raises(ConfigError, match="leads out of the folder"):
+        ViewServer(runs, port=0, labels=tmp_path / "elsewhere.sqlite")
+    (runs / "link.sqlite").symlink_to(tmp_path / "elsewhere.sqlite")
+    with pytest.raises(ConfigError, match="leads out of the folder"):
+        ViewServer(runs, port=0, labels=runs / "link.sqlite")
+
+
+def test_a_corrupt_labels_database_stops_only_what_needs_labels(tmp_path, capsys):
+    run = tmp_path / "judged.jsonl"
+    with FakeLLMServer() as server:
+        run_evals([ROW], [create_context_recall_scorer(server.judge())], results_path=run,
+                  progress="none")  # fmt: skip
+    (tmp_path / "scorekit-labels.sqlite").write_text("not a database " * 200)
+    assert main(["compare", str(run), str(run)]) == 0
+    assert "judge agreement not shown" in capsys.readouterr().err
+    assert main(["report", str(run), "--output", str(tmp_path / "r.html")]) == 0
+    assert "judge agreement not shown" in capsys.readouterr().err
+    assert main(["compare", str(run), str(run), "--min-agreement", "0.5"]) == 2
+    assert "not a scorekit labels database" in capsys.readouterr().err
+
+
+def test_one_malformed_results_file_hides_no_other_run(tmp_path):
+    from evals._view import ViewServer
+
+    good = _small_run(tmp_path)
+    lines = good.read_text().splitlines()
+    (tmp_path / "inf.jsonl").write_text(
+        lines[0] + "\n" + lines[1].replace('"score":1.0', '"score":1e999') + "\n"
+    )
+    (tmp_path / "deep.jsonl").write_text(
+        lines[0] + "\n" + '{"item": ' + "[" * 100_000 + "]" * 100_000 + "}\n"
+    )
+    with ViewServer(tmp_path, port=0) as view:
+        view.app.index.wait()
+        listed = view.app.runs({})
+        json.dumps(listed, allow_nan=False)  # what the page gets is JSON
+        assert [r["path"] for r in listed["runs"]] == ["good.jsonl"]
+        assert set(listed["failed"]) == {"inf.jsonl", "deep.jsonl"}
+        assert "nests deeper" in listed["failed"]["deep.jsonl"]
+    with ViewServer(tmp_path, port=0) as view:  # the failures are remembered on restart
+        view.app.index.wait()
+        assert set(view.app.runs({})["failed"]) == {"inf.jsonl", "deep.jsonl"}
