@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 from scorers import ConfigError
 
-from ._own_db import own_database
+from ._own_db import APPLICATION_ID, own_database
 
 LABELS_FILE = "scorekit-labels.sqlite"
 """The labels database's name in a folder of runs."""
@@ -184,12 +184,18 @@ class LabelStore:
     def __init__(self, path: str | os.PathLike[str]):
         given = Path(path)
         self.path = given / LABELS_FILE if given.is_dir() else given
-        self._checked = False
 
-    def _check_own(self) -> None:
+    def _check_own(self, connection: sqlite3.Connection) -> None:
         """Refuse, before anything is written, a file that is not scorekit's labels
-        database (a link, not SQLite, another application's): see `own_database`."""
-        if self._checked:
+        database (a link, not SQLite, another application's; see `own_database`). Checked
+        on every connection: the file may be replaced while the viewer runs."""
+        if self.path.is_symlink():
+            raise ConfigError(
+                f"{self.path} is a link, not a scorekit labels database; give the folder of "
+                "your runs or its scorekit-labels.sqlite"
+            )
+        (app,) = connection.execute("PRAGMA application_id").fetchone()
+        if app == APPLICATION_ID:
             return
         try:
             with _SETUP:
@@ -199,7 +205,6 @@ class LabelStore:
                 f"{self.path} is not a scorekit labels database ({exc}); give the folder of "
                 "your runs or its scorekit-labels.sqlite"
             ) from None
-        self._checked = True
 
     def __repr__(self) -> str:
         return f"LabelStore({str(self.path)!r})"
@@ -209,7 +214,6 @@ class LabelStore:
         if not write and not self.path.is_file() and not self.path.is_symlink():
             yield None
             return
-        self._check_own()
         try:
             connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         except sqlite3.Error as exc:
@@ -228,6 +232,7 @@ class LabelStore:
             connection.close()
 
     def _prepare(self, connection: sqlite3.Connection, write: bool) -> None:
+        self._check_own(connection)
         connection.execute("PRAGMA synchronous=FULL")
         if write:
             with _SETUP:

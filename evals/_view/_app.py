@@ -13,11 +13,17 @@ from scorers import ConfigError
 from .._labels import JudgeVerdict, LabelStore
 from .._results._agreement import agreement_of, agreements_for
 from .._results._header import RunHeader
-from .._results._verdicts import draw_verdicts, run_verdicts
+from .._results._verdicts import draw_verdicts, judged_scorers, run_verdicts, verdicts_of
 from ._datasets import accepted_rows, data_set_rows
 from ._index import Entry, RunIndex
 
 PAGE_SIZE = 50
+SAMPLED_KEPT = 5_000
+"""Verdicts drawn for review kept whole, by key, for the labels that come back."""
+SHOWN_TEXT = 4_000
+"""The longest text of a verdict the review page is sent (a chunk, a claim, a reference)."""
+SHOWN_CHUNKS = 50
+"""The most chunks of a claim's context the review page is sent."""
 REPORT_LIMIT = 20_000
 """Runs with more items open in the viewer's paged item list, not as one report page."""
 
@@ -73,6 +79,7 @@ class ViewApp:
     def __init__(self, index: RunIndex, store: LabelStore):
         self.index, self.store = index, store
         self._verdicts: dict[str, tuple[Entry, dict[str, dict[str, bool]]]] = {}
+        self._sampled: dict[str, JudgeVerdict] = {}
 
     def _run_verdicts(self, entry: Entry) -> dict[str, dict[str, bool]]:
         """The run's own verdicts (`run_verdicts`), read once per version of its file."""
@@ -207,14 +214,46 @@ class ViewApp:
         chosen = draw_verdicts(
             items, entry.path, header, n, seed=_int(params, "seed", 0), skip=self.store.keys()
         )
-        return {"verdicts": [v.model_dump(mode="json") | {"key": v.key} for v in chosen]}
+        for v in chosen:
+            self._sampled[v.key] = v
+        while len(self._sampled) > SAMPLED_KEPT:
+            del self._sampled[next(iter(self._sampled))]
+        return {"verdicts": [_shown(v) for v in chosen]}
+
+    def _verdict(self, sent: Any) -> JudgeVerdict:
+        """The full verdict a label is for: the one drawn under its ``key`` (texts on the
+        page are shortened), else found again in its run's item, else the verdict sent
+        whole (its key recomputed from what it holds must be the key it names)."""
+        if not isinstance(sent, dict):
+            raise BadRequest("send the verdict to label (as /api/sample gave it)")
+        key = sent.get("key")
+        found = self._sampled.get(key) if isinstance(key, str) else None
+        if found is not None:
+            return found
+        try:
+            entry = self._entry({"path": [str(sent.get("run", ""))]})
+        except (NotFound, BadRequest):
+            entry = None
+        if entry is not None and isinstance(key, str):
+            judged = judged_scorers(_header(entry))
+            for item in self.index.iter_items(entry):
+                if item.item.id == sent.get("item_id"):
+                    for v in verdicts_of(item, entry.path, judged):
+                        if v.key == key:
+                            return v
+        try:
+            whole = JudgeVerdict.model_validate({k: v for k, v in sent.items() if k != "key"})
+        except ValueError as exc:
+            raise BadRequest(f"not a verdict: {exc}") from None
+        if key is not None and whole.key != key:
+            raise BadRequest(
+                "this verdict is no longer in its run (the file changed): draw a new sample"
+            )
+        return whole
 
     def label(self, body: dict[str, Any]) -> dict[str, Any]:
         """Store a person's label on a verdict; returns the judge's agreement now."""
-        try:
-            verdict = JudgeVerdict.model_validate(body.get("verdict"))
-        except ValueError as exc:
-            raise BadRequest(f"not a verdict: {exc}") from None
+        verdict = self._verdict(body.get("verdict"))
         label = body.get("label")
         if label not in (True, False, None):
             raise BadRequest("label must be true (supported / useful), false, or null (unsure)")
@@ -302,6 +341,22 @@ def _int(params: dict[str, list[str]], name: str, default: int) -> int:
     if value < 0:
         raise BadRequest(f"{name} must be 0 or more; got {value}")
     return value
+
+
+def _shown(v: JudgeVerdict) -> dict[str, Any]:
+    """A verdict as the review page gets it: every text cut to `SHOWN_TEXT`, at most
+    `SHOWN_CHUNKS` chunks, with its ``key`` (the label names the verdict by it) and
+    ``shortened`` when anything was cut."""
+    found = v.model_dump(mode="json")
+    context = [_short(c, SHOWN_TEXT) for c in v.context[:SHOWN_CHUNKS]]
+    if len(v.context) > SHOWN_CHUNKS:
+        context.append(f"… and {len(v.context) - SHOWN_CHUNKS} more chunks")
+    for name in ("text", "input", "reference", "reason"):
+        found[name] = _short(found[name], SHOWN_TEXT)
+    shortened = context != v.context or any(
+        found[n] != getattr(v, n) for n in ("text", "input", "reference", "reason")
+    )
+    return found | {"context": context, "key": v.key, "shortened": shortened}
 
 
 def _short(value: Any, limit: int = 300) -> str:

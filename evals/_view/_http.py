@@ -201,8 +201,13 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return False
         origin = self.headers.get("Origin")
-        if write and origin is not None and origin != self.view.origin:
-            self._refuse(HTTPStatus.FORBIDDEN, "cross-origin write refused")
+        own = {self.view.origin, f"http://{self.headers.get('Host', '')}"}
+        if write and origin is not None and origin not in own:
+            self._refuse(
+                HTTPStatus.FORBIDDEN,
+                f"cross-origin write refused: the page at {origin} is not this viewer's "
+                f"({' or '.join(sorted(own))})",
+            )
             return False
         return True
 
@@ -236,7 +241,12 @@ class _Handler(BaseHTTPRequestHandler):
         if route is None:
             self._refuse(HTTPStatus.NOT_FOUND, "no such action")
             return
-        length = int(self.headers.get("Content-Length") or 0)
+        declared = self.headers.get("Content-Length") or "0"
+        if not (declared.isascii() and declared.isdigit()):
+            self.close_connection = True
+            self._refuse(HTTPStatus.BAD_REQUEST, "Content-Length must be a number of bytes")
+            return
+        length = int(declared)
         if self.headers.get_content_type() != "application/json" or length > MAX_BODY:
             self._refuse(HTTPStatus.BAD_REQUEST, "send one JSON object (at most 1 MiB)")
             return

@@ -170,7 +170,7 @@ def test_labels_in_another_application_s_database_or_out_of_the_folder_are_refus
     _small_run(runs)
     app = _app_db(runs / "app.db")
     before = app.read_bytes()
-    with pytest.raises(ConfigError, match="not a scorekit labels database.*another application"):
+    with pytest.raises(ConfigError, match=r"not a scorekit labels database.*another application"):
         ViewServer(runs, port=0, labels=app)
     with pytest.raises(ConfigError, match="not a scorekit labels database"):
         LabelStore(app).save(

@@ -252,14 +252,28 @@
     const run = await api("/api/run?path=" + enc(path));
     const agreement = el("div", { class: "banner", id: "live-agreement" },
       run.agreement.map((a) => el("div", { "data-scorer": a.scorer_id, text: a.line })));
+    const refused = el("p", { class: "error", id: "label-error", hidden: true });
+    let saving = false;
+    // one answer at a time, for the verdict on screen: a second press while the first is
+    // being saved is ignored, so no verdict is ever passed over unseen
     async function answer(label) {
+      if (saving || at >= verdicts.length) return;
       const v = verdicts[at];
-      const saved = await api("/api/label", { verdict: v, label });
-      const line = [...agreement.children].find((d) => d.dataset.scorer === v.scorer_id);
-      if (line) line.textContent = saved.agreement.line;
-      else agreement.append(el("div", { "data-scorer": v.scorer_id, text: saved.agreement.line }));
-      at += 1;
-      draw();
+      saving = true;
+      try {
+        const saved = await api("/api/label", { verdict: v, label });
+        const line = [...agreement.children].find((d) => d.dataset.scorer === v.scorer_id);
+        if (line) line.textContent = saved.agreement.line;
+        else agreement.append(el("div", { "data-scorer": v.scorer_id, text: saved.agreement.line }));
+        refused.hidden = true;
+        if (verdicts[at] === v) at += 1;
+        draw();
+      } catch (error) {
+        refused.textContent = "Not saved: " + String(error.message || error) + " (this verdict stays on screen; answer again)";
+        refused.hidden = false;
+      } finally {
+        saving = false;
+      }
     }
     function draw() {
       progress.textContent = `${Math.min(at, verdicts.length)} of ${verdicts.length} labelled in this sample`;
@@ -276,6 +290,7 @@
         el("p", {}, el("b", { text: what })),
         el("p", { class: "muted", text: "Question: " + v.input }),
         el("div", { class: "text", text: v.text }),
+        v.shortened ? el("p", { class: "muted", text: "(long texts are shortened here; the label is for the whole verdict)" }) : null,
         v.kind === "claim"
           ? el("div", {}, el("p", { class: "muted", text: "Context:" }), v.context.map((c, i) => el("div", { class: "chunk", text: `[${i}] ${c}` })))
           : el("div", {}, el("p", { class: "muted", text: v.scorer_id === "context-utilization" ? "Response:" : "Reference answer:" }), el("div", { class: "chunk", text: v.reference })),
@@ -294,7 +309,7 @@
     };
     show(el("h1", { text: "Review the judge: " + path }),
       el("p", { class: "muted", text: "A seeded sample, stratified by scorer and verdict. Each click is saved at once." }),
-      progress, card, agreement);
+      progress, refused, card, agreement);
     draw();
   }
 

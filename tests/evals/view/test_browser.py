@@ -191,3 +191,49 @@ def test_data_that_looks_like_markup_stays_text(runs, browser):
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
+
+
+def test_labels_by_localhost_are_saved_a_double_press_skips_nothing_and_a_refusal_shows(
+    runs, browser
+):
+    proc, url = start_view(runs)
+    try:
+        tab = browser.tab()
+        tab.open(url.replace("127.0.0.1", "localhost") + "#/review/k3.jsonl")
+        tab.ready("/review/k3.jsonl")
+        tab.wait("document.getElementById('progress').textContent.startsWith('0 of 30')")
+        first = tab.js("document.getElementById('card').dataset.key")
+        tab.js("document.getElementById('agree').click()")
+        tab.wait("document.getElementById('progress').textContent.startsWith('1 of 30')")
+        assert [x.key for x in LabelStore(runs).labels()] == [first]
+        second = tab.js("document.getElementById('card').dataset.key")
+        tab.js(  # two presses before the first is saved
+            "for (const k of ['a', 'a']) document.dispatchEvent(new KeyboardEvent('keydown', {key: k}))"
+        )
+        tab.wait("document.getElementById('progress').textContent.startsWith('2 of 30')")
+        time.sleep(0.5)
+        assert tab.js("document.getElementById('progress').textContent").startswith("2 of 30")
+        assert {x.key for x in LabelStore(runs).labels()} == {first, second}
+        third = tab.js("document.getElementById('card').dataset.key")
+        assert third not in (first, second)
+        store = runs / "scorekit-labels.sqlite"  # replaced by another application's file
+        import sqlite3
+
+        for extra in ("", "-wal", "-shm"):
+            Path(f"{store}{extra}").unlink(missing_ok=True)
+        db = sqlite3.connect(store)
+        db.execute("CREATE TABLE accounts (id INTEGER)")
+        db.commit()
+        db.close()
+        tab.js("document.getElementById('agree').click()")
+        tab.wait("!document.getElementById('label-error').hidden")
+        shown = tab.js("document.getElementById('label-error').textContent")
+        assert shown.startswith("Not saved: ") and "not a scorekit labels database" in shown
+        assert tab.js("document.getElementById('card').dataset.key") == third
+        assert tab.js("document.getElementById('progress').textContent").startswith("2 of 30")
+        db = sqlite3.connect(store)
+        assert [n for (n,) in db.execute("SELECT name FROM sqlite_master")] == ["accounts"]
+        db.close()
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)

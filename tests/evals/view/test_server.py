@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import threading
-import time
 import urllib.request
 
 import pytest
@@ -139,7 +138,11 @@ def test_label_verdicts_and_see_the_agreement(served, runs):
     own = run_verdicts(k1, k1.header)
     run = client.get("/api/run?path=k1.jsonl")
     for a in run["agreement"]:
-        shared = [v for v in sample if v["scorer_id"] == a["scorer_id"] and v["key"] in own[a["scorer_id"]]]
+        shared = [
+            v
+            for v in sample
+            if v["scorer_id"] == a["scorer_id"] and v["key"] in own[a["scorer_id"]]
+        ]
         assert a["n"] == len(shared) and a["labelled"] == 6
 
 
@@ -256,18 +259,29 @@ def test_concurrent_labels_from_two_clients_are_all_kept(served, runs):
     assert {x.key for x in LabelStore(runs).labels()} == {v["key"] for v in verdicts}
 
 
-def test_the_viewer_serves_a_big_folder_before_it_has_read_it(runs):
+def test_the_viewer_serves_a_big_folder_before_it_has_read_it(runs, monkeypatch):
+    import evals._view._index as index_module
+
     big = runs / "big.jsonl"
     with big.open("wb") as out:
         for _ in range(30):
             out.write((runs / "k3.jsonl").read_bytes())
+    reading, release = threading.Event(), threading.Event()
+    real = index_module.read_run
+
+    def slow_read(path, name):
+        if name == "big.jsonl":
+            reading.set()
+            release.wait(60)
+        return real(path, name)
+
+    monkeypatch.setattr(index_module, "read_run", slow_read)
     with ViewServer(runs) as server:
-        started = time.monotonic()
-        listed = Client(server).get("/api/runs")
-        assert time.monotonic() - started < 30
-        assert "big.jsonl" in listed["indexing"] or "big.jsonl" in [
-            r["path"] for r in listed["runs"]
-        ]
+        assert reading.wait(60)  # the reader is inside big.jsonl ...
+        listed = Client(server).get("/api/runs")  # ... and the listing answers anyway
+        assert "big.jsonl" in listed["indexing"]
+        assert "big.jsonl" not in [r["path"] for r in listed["runs"]]
+        release.set()
         server.app.index.wait()
         record = Client(server).get("/api/run?path=big.jsonl")
         assert record["items"] == 28  # the same ids repeated: the last line of each wins
@@ -337,3 +351,64 @@ def test_a_max_drop_that_is_not_a_finite_number_is_refused(served):
     _, client = served
     status, why = client.request("/api/compare?path=k1.jsonl&path=k2.jsonl&max_drop=mrr%3Dnan")
     assert status == 400 and "needs a finite number" in why["error"]
+
+
+def test_writes_from_the_page_s_own_origin_on_any_interface(runs):
+    with ViewServer(runs, host="0.0.0.0", port=0) as server:
+        server.app.index.wait()
+        client = Client(server)
+        verdict = client.get("/api/sample?path=k1.jsonl&n=1")["verdicts"][0]
+        own = f"127.0.0.1:{server.port}"
+        status, found = client.request(
+            "/api/label", {"verdict": verdict, "label": True},
+            headers={"Host": own, "Origin": f"http://{own}"},
+        )  # fmt: skip
+        assert status == 200, found
+        status, found = client.request(
+            "/api/label", {"verdict": verdict, "label": True},
+            headers={"Host": own, "Origin": "http://evil.example"},
+        )  # fmt: skip
+        assert status == 403 and "not this viewer's" in found["error"]
+    assert len(LabelStore(runs).labels()) == 1
+
+
+def test_a_malformed_content_length_gets_a_400(served):
+    import socket
+
+    server, _ = served
+    for declared in ("abc", "-5", "1e3", "٣"):
+        with socket.create_connection((server.host, server.port), timeout=10) as sock:
+            sock.sendall(
+                (
+                    f"POST /api/label HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                    f"X-Scorekit-Token: {server.token}\r\nContent-Type: application/json\r\n"
+                    f"Content-Length: {declared}\r\n\r\n{{}}"
+                ).encode()
+            )
+            answer = sock.recv(4096).decode("latin-1")
+        assert answer.startswith("HTTP/1.0 400") and "Content-Length" in answer, answer
+
+
+def test_a_sample_shortens_long_texts_and_the_label_keeps_the_whole_verdict(runs):
+    lines = (runs / "k1.jsonl").read_text().splitlines()
+    changed = []
+    for line in lines:
+        data = json.loads(line)
+        if "item" in data:
+            long = "A very long passage about Einstein. " * 20_000  # 720,000 characters
+            data["item"]["input"] = data["item"]["input"] + " " + long
+        changed.append(json.dumps(data))
+    (runs / "k1.jsonl").write_text("\n".join(changed) + "\n")
+    with ViewServer(runs) as server:
+        server.app.index.wait()
+        client = Client(server)
+        status, raw = client.request("/api/sample?path=k1.jsonl&n=30")
+        assert status == 200
+        size = len(json.dumps(raw))
+        assert size < 30 * 60_000, size  # not 30 × 720,000
+        verdict = raw["verdicts"][0]
+        assert verdict["shortened"] and len(verdict["input"]) <= 4_000
+        saved = client.post("/api/label", {"verdict": verdict, "label": True})
+        assert saved["key"] == verdict["key"]
+    (stored,) = LabelStore(runs).labels()
+    assert stored.key == verdict["key"] and len(stored.verdict.input) > 700_000
