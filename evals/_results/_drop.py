@@ -5,7 +5,7 @@ thresholds."""
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
@@ -62,7 +62,7 @@ def gates_html(gates: Sequence[DropGate]) -> str:
     return f"<h2>Gates</h2><ul class='gates'>{items}</ul>"
 
 
-def candidate_gates_html(found: dict[str, Sequence[Gate]]) -> str:
+def candidate_gates_html(found: Mapping[str, Sequence[Gate]]) -> str:
     """Each candidate's own thresholds (from its header) and their verdicts ("" without)."""
     items = "".join(
         f"<li class='{'pass' if g.passed else 'fail'}'>{html.escape(run)}: threshold "

@@ -48,7 +48,11 @@ def label_many(store, pairs, **kwargs):
 
 def judged(pairs, **kwargs):
     """A run's own verdicts on the questions of ``label_many``'s pairs: what it said."""
-    return {"context-recall": {verdict(k, said, **kwargs).key: said for k, (said, _) in enumerate(pairs)}}
+    return {
+        "context-recall": {
+            verdict(k, said, **kwargs).key: said for k, (said, _) in enumerate(pairs)
+        }
+    }
 
 
 def agreements(store, run_said):

@@ -118,7 +118,9 @@ def test_resume_refuses_another_runs_file(tmp_path, capsys, monkeypatch):
     assert "written by a run of another target: good_rag:retrieve, this run's is " in err
     assert "boom_rag:retrieve" in err
     other = tmp_path / "other.jsonl"
-    other.write_text("".join(json.dumps({**row, "input": row["input"] + "?"}) + "\n" for row in DATA))
+    other.write_text(
+        "".join(json.dumps({**row, "input": row["input"] + "?"}) + "\n" for row in DATA)
+    )
     code = main(["run", str(other), "--scorer", "mrr", "--no-progress",
                  "--target", "good_rag:retrieve", "--out", "copy.jsonl", "--resume"])  # fmt: skip
     err = capsys.readouterr().err
