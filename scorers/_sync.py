@@ -117,3 +117,22 @@ def run_sync(fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
         except (CancelledError, Exception):
             pass
         raise
+
+
+def run_soon(fn: Callable[..., Awaitable[Any]], *args: Any) -> bool:
+    """Start ``fn(*args)`` on scorekit's event-loop thread without waiting for it (work
+    that must outlive the caller's own event loop). Returns False, starting nothing, when
+    called from that thread itself or after the interpreter began to exit."""
+    if threading.current_thread() is _thread:
+        return False
+    with _lock:
+        if _portal is None and _thread is not None:  # shut down at exit
+            return False
+        portal = _portal or _start_portal()
+    portal.start_task_soon(fn, *args)
+    return True
+
+
+def on_scorekit_loop() -> bool:
+    """Whether the caller runs on scorekit's own event-loop thread."""
+    return threading.current_thread() is _thread

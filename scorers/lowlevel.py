@@ -17,6 +17,8 @@ Checks of numeric options:
     option, the allowed range and the value given.
 Running and writing:
     `run_sync` (async code from sync callers, also inside a running event loop),
+    `run_soon` (start work on scorekit's loop without waiting: work that must outlive the
+    caller's own loop), `on_scorekit_loop`,
     `write_atomically` (whole or not at all; replaces only a file its writer recognises),
     `json_fallback` (how results files store values JSON cannot hold), `paused_gc`
     (validation of many objects without collector passes), `exception_text`,
@@ -61,7 +63,7 @@ from ._prebuilt._registry import overrides as scorer_overrides
 from ._prebuilt._rule_judge import rule_answer, supports
 from ._ranking._measures import MEASURES, Measure, register_measure, trec_names
 from ._reading import exception_text
-from ._sync import run_sync
+from ._sync import on_scorekit_loop, run_soon, run_sync
 from ._telemetry import current_span
 from ._types import ONE_RETRIEVAL
 from ._types import _json_fallback as json_fallback
@@ -82,12 +84,14 @@ __all__ = [
     "integer",
     "json_fallback",
     "judge_contract",
+    "on_scorekit_loop",
     "paused_gc",
     "positive",
     "register_fast_path",
     "register_measure",
     "registry",
     "rule_answer",
+    "run_soon",
     "run_sync",
     "score_detached",
     "score_many",

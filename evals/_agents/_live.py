@@ -7,14 +7,23 @@ own (no caller's call log, trace span or run limits is inherited; each job carri
 span of the call it scores). A broken judge setup is the job's error result, never the
 end of the service. `LiveScoring.flush` waits until every job submitted so far has
 finished; `LiveScoring.close` ends the stream and with it the service.
+
+A loop may end before its answers are scored: ``asyncio.run(agent(question))`` once per
+question cancels every task left when the call returns. The answers still unscored are
+then handed to scorekit's own event loop (the one `flush_scores` waits on) and scored
+there; at interpreter exit scorekit waits up to `EXIT_WAIT_S` for them and says how many
+it could not score. No score is dropped without a line on stderr.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextvars
 import math
 import sys
+import threading
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 
@@ -22,7 +31,7 @@ import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from scorers import Scorer
-from scorers.lowlevel import Job, Scored, score_many
+from scorers.lowlevel import Job, Scored, on_scorekit_loop, run_soon, score_many
 
 LIVE_JOBS = 64
 """Answers scored at once on one event loop; later ones wait in the stream (each
@@ -30,13 +39,23 @@ judge's own limiter still bounds its requests)."""
 
 OnScored = Callable[[Scored], Awaitable[None]]
 
+EXIT_WAIT_S = 30.0
+"""How long interpreter exit waits for live scores still running on scorekit's loop."""
+
 
 class _Service:
     """The `score_many` of one event loop and the jobs sent to it."""
 
-    def __init__(self, scorers: Mapping[str, Scorer], on_scored: OnScored) -> None:
+    def __init__(
+        self,
+        scorers: Mapping[str, Scorer],
+        on_scored: OnScored,
+        orphans: Callable[[list[Job]], None],
+    ) -> None:
         self.scorers = scorers
         self.on_scored = on_scored
+        self.orphans = orphans
+        self.unfinished: dict[int, Job] = {}
         self.send: MemoryObjectSendStream[Job]
         self.receive: MemoryObjectReceiveStream[Job]
         self.send, self.receive = anyio.create_memory_object_stream[Job](math.inf)
@@ -60,12 +79,18 @@ class _Service:
                 f"scorekit: live scoring stopped ({exc!r}); {self.pending} answer(s) left unscored",
                 file=sys.stderr,
             )
+        except BaseException:  # cancelled: the loop is ending (asyncio.run returned)
+            left, self.unfinished = list(self.unfinished.values()), {}
+            if left:
+                self.orphans(left)
+            raise
         finally:
             self.stopped.set()
             self.idle.set()  # nobody waits forever on a service that is gone
 
     async def _finished(self, scored: Scored) -> None:
         await self.on_scored(scored)  # if it raises, the job stays pending: reported
+        self.unfinished.pop(id(scored.job), None)
         self.pending -= 1
         if self.pending == 0:
             self.idle.set()
@@ -74,6 +99,7 @@ class _Service:
         if self.pending == 0:
             self.idle = anyio.Event()
         self.pending += 1
+        self.unfinished[id(job)] = job
         self.send.send_nowait(job)
 
 
@@ -98,7 +124,7 @@ class LiveScoring:
         loop = asyncio.get_running_loop()
         service = self._services.get(loop)
         if service is None or service.stopped.is_set():
-            service = self._services[loop] = _Service(self.scorers, self.on_scored)
+            service = self._services[loop] = _Service(self.scorers, self.on_scored, self._adopt)
             # a context of its own: the caller's call logs, span and limits stay theirs
             root = contextvars.Context().run(
                 loop.create_task, service.serve(), name="scorekit-live-scorers"
@@ -110,6 +136,23 @@ class LiveScoring:
     def submit(self, job: Job) -> None:
         """Score ``job`` in the background on the running loop."""
         self._service().submit(job)
+
+    def _adopt(self, jobs: list[Job]) -> None:
+        """Jobs of a loop that ended before they finished: scored on scorekit's own loop
+        (waited for at exit), or, when that loop is the one ending, reported."""
+        if not on_scorekit_loop() and run_soon(self._resubmit, jobs):
+            _exit_wait(self)
+            return
+        print(
+            f"scorekit: {len(jobs)} answer(s) left unscored: the event loop scoring them "
+            "ended first (the process is exiting); call flush_scores() (or await "
+            "aflush_scores()) before it ends",
+            file=sys.stderr,
+        )
+
+    async def _resubmit(self, jobs: list[Job]) -> None:
+        for job in jobs:
+            self.submit(job)
 
     async def flush(self) -> None:
         """Wait until every job submitted on this loop so far has finished."""
@@ -125,3 +168,40 @@ class LiveScoring:
             await service.idle.wait()
             service.send.close()
             await service.stopped.wait()
+
+
+_AT_EXIT: weakref.WeakSet[LiveScoring] = weakref.WeakSet()
+_EXIT_LOCK = threading.Lock()
+
+
+def _exit_wait(live: LiveScoring) -> None:
+    """Have interpreter exit wait (up to `EXIT_WAIT_S`) for ``live``'s jobs on scorekit's
+    loop; registered after scorekit's loop, so it runs before that loop stops."""
+    with _EXIT_LOCK:
+        if not _AT_EXIT:
+            atexit.register(_wait_at_exit)
+        _AT_EXIT.add(live)
+
+
+def _wait_at_exit() -> None:
+    from scorers.lowlevel import run_sync
+
+    deadline = time.monotonic() + EXIT_WAIT_S
+    for live in list(_AT_EXIT):
+
+        async def flush(live: LiveScoring = live) -> int:
+            with anyio.move_on_after(max(0.0, deadline - time.monotonic())):
+                await live.flush()
+            service = live._services.get(asyncio.get_running_loop())
+            return 0 if service is None else service.pending
+
+        try:
+            left = run_sync(flush)
+        except Exception:  # scorekit's loop is gone: nothing more can be scored
+            continue
+        if left:
+            print(
+                f"scorekit: {left} live answer(s) left unscored at exit (waited "
+                f"{EXIT_WAIT_S:g} s); call flush_scores() before the program ends",
+                file=sys.stderr,
+            )

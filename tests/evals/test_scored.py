@@ -207,3 +207,57 @@ def test_a_live_service_that_fails_says_so_releases_its_waiters_and_restarts(cap
     message = "live scoring stopped (RuntimeError('a bug')); 1 answer(s) left unscored"
     assert message in capsys.readouterr().err
     assert done == [1]
+
+
+def _async_slow_scorer(seconds: float):
+    async def wait(run, results):
+        await anyio.sleep(seconds)
+        return 1.0
+
+    return create_scorer(id="slow").generate_score(wait)
+
+
+def test_asyncio_run_per_question_loses_no_score():
+    import asyncio
+
+    @scored(scorers={"slow": _async_slow_scorer(0.2)})
+    async def answer(question: str) -> str:
+        return "In Ulm."
+
+    for k in range(10):
+        assert asyncio.run(answer(f"question {k}")) == "In Ulm."  # each loop ends at once
+    answer.flush_scores()  # the answers its loops left are scored on scorekit's loop
+    stored = answer.score_store.list()
+    assert sorted(r.input for r in stored) == sorted(f"question {k}" for k in range(10))
+    assert {r.score for r in stored} == {1.0}
+
+
+def test_a_program_that_ends_right_after_asyncio_run_still_stores_its_scores(tmp_path):
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(
+        f"""
+        import asyncio, anyio
+        from evals import SqliteScoreStore, scored
+        from scorers import create_scorer
+
+        async def wait(run, results):
+            await anyio.sleep(0.3)
+            return 1.0
+
+        slow = create_scorer(id="slow").generate_score(wait)
+
+        @scored(scorers={{"slow": slow}}, score_store=SqliteScoreStore({str(tmp_path / "s.db")!r}))
+        async def answer(question):
+            return "In Ulm."
+
+        for k in range(10):
+            asyncio.run(answer(f"q{{k}}"))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert len(SqliteScoreStore(tmp_path / "s.db").list()) == 10, done.stderr
