@@ -22,22 +22,41 @@ from ._storable import check_depth, check_row, storable
 __all__ = ["EvalItem", "UnknownColumnsWarning", "load_dataset", "probable_field"]
 
 
-def _row_error(where: str, exc: ValidationError) -> DatasetError:
-    problems = []
-    for err in exc.errors()[:5]:
+def _row_error(where: str, exc: ValidationError, row: Mapping[str, Any]) -> DatasetError:
+    missing: list[str] = []
+    unknown: list[str] = []
+    problems: list[str] = []
+    for err in exc.errors():
         field = ".".join(str(p) for p in err["loc"]) or "row"
         if err["type"] == "missing":
-            problems.append(f"field '{field}' is required")
+            missing.append(field)
         elif err["type"] == "extra_forbidden":
-            meant = probable_field(field)
-            hint = f"did you mean '{meant}'? " if meant else ""
-            problems.append(
-                f"unknown field '{field}' ({hint}put extra data under 'metadata'; known "
-                f"fields: {', '.join(EvalItem.model_fields)})"
-            )
-        else:
+            unknown.append(field)
+        elif len(problems) < 5:
             problems.append(f"field '{field}': {err['msg'].removeprefix('Value error, ')}")
+    meant = {column: probable_field(column) for column in unknown}
+    metadata = row.get("metadata")
+    kept = [str(k) for k in metadata] if isinstance(metadata, Mapping) else []
+    for field in missing:  # a column that went to metadata (CSV) or is unknown may be it
+        guess = [c for c in [*unknown, *kept] if (meant.get(c) or probable_field(c)) == field]
+        problems.append(
+            f"field '{field}' is required"
+            + (f" (is {_quoted(guess)} it? rename it to '{field}')" if guess else "")
+        )
+    if unknown:
+        named = ", ".join(
+            f"'{c}'" + (f" (did you mean '{f}'?)" if f and f not in missing else "")
+            for c, f in meant.items()
+        )
+        problems.append(
+            f"unknown field{'s' if len(unknown) > 1 else ''} {named} (put extra data under "
+            "'metadata')"
+        )
     return DatasetError(f"{where}: " + "; ".join(problems))
+
+
+def _quoted(columns: list[str]) -> str:
+    return " or ".join(f"'{c}'" for c in columns)
 
 
 LIKELY_FIELDS = {
@@ -82,10 +101,17 @@ def probable_field(column: str) -> str | None:
     key = column.strip().lower().replace(" ", "_")
     if key in LIKELY_FIELDS:
         return LIKELY_FIELDS[key]
-    close = difflib.get_close_matches(
-        key, [*EvalItem.model_fields, "retrieved_context_ids"], 1, 0.8
-    )
-    return close[0] if close else None
+    spellings = _spellings()
+    close = difflib.get_close_matches(key, list(spellings), 1, 0.8)
+    return spellings[close[0]] if close else None
+
+
+def _spellings() -> dict[str, str]:
+    """Every name a field goes by (its own, Ragas', the usual others) → the field."""
+    found = {name: name for name in [*EvalItem.model_fields, "retrieved_context_ids"]}
+    for *aliases, field in ROW_FIELDS:
+        found.update(dict.fromkeys(aliases, field))
+    return {**LIKELY_FIELDS, **found}
 
 
 class UnknownColumnsWarning(UserWarning):
@@ -94,15 +120,19 @@ class UnknownColumnsWarning(UserWarning):
 
 
 def _warn_unknown_columns(path: Path, header: list[str]) -> None:
-    """Name the columns of a flat file that go to ``metadata`` but probably meant a field."""
+    """Name, once per file, the columns of a flat file that go to ``metadata``: those
+    that probably meant a field with the field."""
     known = _known_columns()
-    meant = {c: f for c in header if c not in known and (f := probable_field(c))}
-    if meant:
-        named = ", ".join(f"'{c}' (did you mean '{f}'?)" for c, f in meant.items())
+    extra = [c for c in header if c not in known and c != "metadata"]
+    meant = {c: probable_field(c) for c in extra}
+    if any(meant.values()):
+        named = ", ".join(
+            f"'{c}'" + (f" (did you mean '{f}'?)" if f else "") for c, f in meant.items()
+        )
         warn_user(
-            f"{path.name}: column{'s' if len(meant) > 1 else ''} {named} "
-            f"{'are not scorekit fields' if len(meant) > 1 else 'is not a scorekit field'}: kept in each item's "
-            "metadata and not scored; rename the column to use it",
+            f"{path.name}: column{'s' if len(extra) > 1 else ''} {named} "
+            f"{'are not scorekit fields' if len(extra) > 1 else 'is not a scorekit field'}: kept in each item's "
+            "metadata and not scored; rename a column to use it",
             UnknownColumnsWarning,
         )
 
@@ -124,6 +154,7 @@ _LIST_COLUMNS = frozenset(
         "context",
         "reference_contexts",
         "reference_context_ids",
+        "retrieved_context_ids",
         "retrieved_contexts",
         "contexts",
         "claims",
@@ -236,12 +267,16 @@ SHOWN_PROBLEMS = 20
 def _all_problems(problems: list[str]) -> DatasetError:
     """One error naming every bad row (the first `SHOWN_PROBLEMS`), so that a file can be
     fixed in one pass."""
+    known = ""
+    if any("unknown field" in p for p in problems):  # said once, not on every row
+        known = f"; known fields: {', '.join(EvalItem.model_fields)}"
     if len(problems) == 1:
-        return DatasetError(problems[0])
+        return DatasetError(problems[0] + known)
     shown = "\n".join(f"  {p}" for p in problems[:SHOWN_PROBLEMS])
     more = len(problems) - SHOWN_PROBLEMS
     rest = f"\n  ... and {more} more" if more > 0 else ""
-    return DatasetError(f"{len(problems)} rows cannot be used; fix them all:\n{shown}{rest}")
+    tail = f"\n{known.removeprefix('; ')}" if known else ""
+    return DatasetError(f"{len(problems)} rows cannot be used; fix them all:\n{shown}{rest}{tail}")
 
 
 def item_stream(
@@ -306,7 +341,7 @@ def _item(where: str, row: Any, number: int) -> EvalItem:
             item = EvalItem.model_validate(found)
         except ValidationError as exc:
             check_row(where, found)  # an unstorable value is the clearer message
-            raise _row_error(where, exc) from None
+            raise _row_error(where, exc, found) from None
         except RecursionError:
             raise too_deep(where) from None
         except DatasetError:

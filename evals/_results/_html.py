@@ -142,11 +142,15 @@ def _banner(summary: RunSummary, header: RunHeader | None) -> str:
     lines = "".join(
         f"<li>{'✔' if g.passed else '✘'} {html.escape(g.scorer)}: threshold {g.threshold:g}, "
         f"mean {'–' if g.mean is None else f'{g.mean:.3f}'}"
-        f"{'' if g.passed else ' — ' + html.escape(g.why)}</li>"
+        f"{'' if g.passed else (' — ' if g.decided else ' — UNDECIDED: ') + html.escape(g.why)}</li>"
         for g in checked
     )
+    undecided = [g for g in failed if not g.decided]
     verdict = (
-        f"FAILED: {len(failed)} of {len(checked)} thresholds"
+        f"FAILED: {len(failed) - len(undecided)} of {len(checked)} thresholds"
+        + (f", {len(undecided)} UNDECIDED (nothing scored)" if undecided else "")
+        if len(failed) > len(undecided)
+        else f"UNDECIDED, fails: {len(undecided)} of {len(checked)} thresholds had nothing scored"
         if failed
         else f"PASSED: all {len(checked)} thresholds"
     )

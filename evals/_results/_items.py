@@ -76,26 +76,33 @@ def skip_reasons(
 ) -> str:
     """Why ``scorer_id`` gave no number on ``items``: the most common skip reasons and
     errors with their counts (``"2 × skipped: no ground truth; 1 × error: ..."``), each
-    put in ``words`` (the CLI's spelling) before it is cut to one short line."""
+    put in ``words`` (the CLI's spelling). A skip reason is scorekit's own sentence and
+    ends in its advice: it is kept whole (its first line); an error's message is cut
+    to one short line."""
     reasons: Counter[str] = Counter()
     for item in items:
         result = item.scorer_results.get(scorer_id)
         if result is None:
             if item.error is not None:
-                message = _first_line(words(item.error.message))
+                message = _first_line(words(item.error.message), ERROR_LINE)
                 reasons[f"item failed ({item.error.phase}): {message}"] += 1
             continue
         if result.value is None:
             text = result.error if result.status == "error" else result.reason
-            reasons[f"{result.status}: {_first_line(words(text or ''))}"] += 1
+            limit = ERROR_LINE if result.status == "error" else None
+            reasons[f"{result.status}: {_first_line(words(text or ''), limit)}"] += 1
     shown = [f"{count} × {reason}" for reason, count in reasons.most_common(top)]
     more = len(reasons) - top
     return "; ".join(shown) + (f"; and {more} other reasons" if more > 0 else "")
 
 
-def _first_line(text: str, limit: int = 120) -> str:
+ERROR_LINE = 200
+"""The most of an error's message a summary of reasons shows."""
+
+
+def _first_line(text: str, limit: int | None) -> str:
     line = " ".join(text.strip().splitlines()[:1]).removeprefix("skipped: ")
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return line if limit is None or len(line) <= limit else line[: limit - 1] + "…"
 
 
 def run_errors(items: Iterable[ItemResult]) -> list[ErrorRecord]:

@@ -101,7 +101,9 @@ class ScorerSummary(CallTotals):
             per-item spread, taking the two runs' scores as uncorrelated (differences
             with √2 × the standard deviation of the scores; runs that move together, as
             two versions of one retriever do, see smaller changes). None below
-            `scorers.MIN_PAIRED` (6) scored items: no test is made on fewer pairs.
+            `scorers.MIN_PAIRED` (6) scored items (no test is made on fewer pairs), and
+            None when every item scored the same (no spread to estimate it from: 0 would
+            claim any change can be seen).
     """
 
     mean: float | None = None
@@ -231,9 +233,11 @@ def format_table(
             "Judge(client_processes=N) (CLI: --client-processes N) spreads it over processes"
         )
     for sid, minimum in (thresholds or {}).items():
-        verdict = "FAILED" if sid in failures else "passed"
         found = summary.scorers.get(sid)
         mean = found.mean if found is not None else None
+        verdict = "passed"
+        if sid in failures:  # nothing scored: nothing to decide on (exit 4), not a low mean
+            verdict = "FAILED" if mean is not None else "UNDECIDED, fails"
         scored = f"scored {found.n_scored}/{summary.items}" if found is not None else "not run"
         need = "" if min_scored is None else f", needs {min_scored:.0%} scored"
         lines.append(

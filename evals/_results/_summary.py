@@ -47,7 +47,8 @@ class _Column:
         if len(self.scores) >= MIN_PAIRED and s.mean is not None:
             deviations = [v - s.mean for v in self.scores]
             sd = math.sqrt(math.fsum(x * x for x in deviations) / (len(deviations) - 1))
-            s.detectable = detectable_change(math.sqrt(2) * sd, len(self.scores))
+            if sd > 0:  # every item alike says nothing of how a future run's would vary
+                s.detectable = detectable_change(math.sqrt(2) * sd, len(self.scores))
         if self.samplings:
             agreements = [float(x["agreement"]) for x in self.samplings]
             s.judge_agreement = math.fsum(agreements) / len(agreements)

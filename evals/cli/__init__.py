@@ -9,11 +9,13 @@ setup error, 3 items errored, 4 a gate could not decide (nothing scored or compa
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import sys
 import warnings
 from collections.abc import Sequence
+from typing import NoReturn
 
 from scorers import JudgeAPIError, ScorekitError
 
@@ -49,9 +51,40 @@ _COMMANDS = (
 )  # fmt: skip
 
 
+LITELLM_NOISE = r"(?s).*are using the `ReadOnly` qualifier|.*is using the `ReadOnly` qualifier"
+"""pydantic's warnings about litellm's TypedDicts, printed by the hundred as it imports."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with the flag a mistyped one probably meant."""
+
+    def error(self, message: str) -> NoReturn:
+        if message.startswith("unrecognized arguments:"):
+            flags = sorted(
+                {o for p in _parsers(self) for a in p._actions for o in a.option_strings}
+            )
+            hints = []
+            for word in message.split(":", 1)[1].split():
+                if word.startswith("--"):
+                    close = difflib.get_close_matches(word.split("=", 1)[0], flags, 1, 0.75)
+                    hints += [f"{word.split('=', 1)[0]}: did you mean {close[0]}?"] if close else []
+            if hints:
+                message += " (" + "; ".join(hints) + ")"
+        super().error(message)
+
+
+def _parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """``parser`` and its subcommands' parsers."""
+    found = [parser]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found += list(action.choices.values())
+    return found
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``scorekit``; each subcommand sets its ``handler``."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="scorekit",
         description="Score RAG retrieval and agents.",
         epilog="exit codes: 0 passed, 1 threshold failed, 2 usage/config/setup error, "
@@ -68,9 +101,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``scorekit`` console script; returns the exit code."""
     args = build_parser().parse_args(argv)
+    # litellm's import makes pydantic warn about its own types; the import may still run
+    # in a thread after an early Ctrl-C, when the CLI's warning handler is gone
+    warnings.filterwarnings("ignore", message=LITELLM_NOISE, category=UserWarning)
     with warnings.catch_warnings():
         warnings.showwarning = _one_line
-        return _handle(args)
+        code = _handle(args)
+    if code == EXIT_INTERRUPTED:  # what the abandoned work leaves as the process ends is no news
+        warnings.filterwarnings("ignore", category=RuntimeWarning)
+    return code
 
 
 def _one_line(message: Warning | str, category: type[Warning], *_: object, **__: object) -> None:
