@@ -116,7 +116,7 @@ def test_a_scorer_whose_items_all_scored_alike_has_no_detectable_change():
     same = create_scorer(id="same").generate_score(lambda run, results: 1.0)
     result = run_evals([{"id": str(i), "input": "q"} for i in range(10)], [same], progress="none")
     assert result.summary.scorers["same"].detectable is None
-    line = [x for x in result.table().splitlines() if x.startswith("same")][0]
+    line = next(x for x in result.table().splitlines() if x.startswith("same"))
     assert line.rstrip().endswith("-") and "0.000" not in line.split()[-1]
     varied = run_evals(
         [{"id": str(i), "input": "q", "reference_contexts": ["Ulm"],
