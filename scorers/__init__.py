@@ -53,6 +53,11 @@ from ._prebuilt._qrels import create_relevance_scorer
 from ._prebuilt._ranking import average_precision
 from ._prebuilt._recall import ContextRecallOptions, create_context_recall_scorer
 from ._prebuilt._registry import prebuilt as register_scorer
+from ._prebuilt._relevance import (
+    ContextRelevanceOptions,
+    RelevancePenalties,
+    create_context_relevance_scorer,
+)
 from ._prebuilt._similarity import (
     NonLLMContextOptions,
     create_non_llm_context_precision_scorer,
@@ -103,6 +108,7 @@ __all__ = [
     "ContextOptions",
     "ContextPrecisionOptions",
     "ContextRecallOptions",
+    "ContextRelevanceOptions",
     "DatasetError",
     "IDContextOptions",
     "ItemId",
@@ -127,6 +133,7 @@ __all__ = [
     "Reading",
     "ReferenceIds",
     "ReferenceTexts",
+    "RelevancePenalties",
     "RetrievedIds",
     "ScaleOptions",
     "ScoreResult",
@@ -148,6 +155,7 @@ __all__ = [
     "compare_rankings",
     "create_context_precision_scorer",
     "create_context_recall_scorer",
+    "create_context_relevance_scorer",
     "create_context_utilization_scorer",
     "create_id_context_precision_scorer",
     "create_id_context_recall_scorer",

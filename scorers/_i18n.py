@@ -55,6 +55,37 @@ TEMPLATES: dict[str, dict[str, str]] = {
         "ja": "スコア 0：コンテキストが検索されませんでした。",
     },
     "ground truth": {"en": "ground truth", "ko": "정답", "zh": "参考答案", "ja": "正解"},
+    # context relevance (Mastra's): levels, use, penalties
+    "relevance_head": {
+        "en": "Context relevance {score}: the {total} retrieved chunks average {base} relevance to the question (high 1, medium 0.7, low 0.3, none 0).",
+        "ko": "컨텍스트 관련성 {score}: 검색된 청크 {total}개의 질문 관련성 평균은 {base}입니다 (높음 1, 중간 0.7, 낮음 0.3, 없음 0).",
+        "zh": "上下文相关性 {score}：检索到的 {total} 个片段与问题的平均相关性为 {base}（高 1，中 0.7，低 0.3，无 0）。",
+        "ja": "コンテキスト関連性 {score}：検索された {total} 個のチャンクの質問への関連性の平均は {base} です（高 1、中 0.7、低 0.3、なし 0）。",
+    },
+    "relevance_unused": {
+        "en": "Penalty {penalty}: {n} highly relevant chunk(s) not used in the response.",
+        "ko": "감점 {penalty}: 관련성이 높은 청크 {n}개가 응답에 쓰이지 않았습니다.",
+        "zh": "扣分 {penalty}：{n} 个高度相关的片段未被回答使用。",
+        "ja": "減点 {penalty}：関連性の高いチャンク {n} 個が回答に使われていません。",
+    },
+    "relevance_missing": {
+        "en": "Penalty {penalty}: {n} piece(s) of information the question needs are in no chunk:",
+        "ko": "감점 {penalty}: 질문에 필요한 정보 {n}개가 어느 청크에도 없습니다:",
+        "zh": "扣分 {penalty}：问题所需的 {n} 项信息不在任何片段中：",
+        "ja": "減点 {penalty}：質問に必要な情報 {n} 件がどのチャンクにもありません：",
+    },
+    "relevance_no_context": {
+        "en": "Score 0: no context was retrieved, so nothing relevant was retrieved.",
+        "ko": "점수 0: 검색된 컨텍스트가 없어 관련 있는 것이 검색되지 않았습니다.",
+        "zh": "得分 0：没有检索到上下文，因此没有检索到相关内容。",
+        "ja": "スコア 0：コンテキストが検索されなかったため、関連するものは検索されていません。",
+    },
+    "level_high": {"en": "high", "ko": "높음", "zh": "高", "ja": "高"},
+    "level_medium": {"en": "medium", "ko": "중간", "zh": "中", "ja": "中"},
+    "level_low": {"en": "low", "ko": "낮음", "zh": "低", "ja": "低"},
+    "level_none": {"en": "none", "ko": "없음", "zh": "无", "ja": "なし"},
+    "used": {"en": "used", "ko": "사용됨", "zh": "已使用", "ja": "使用"},
+    "not_used": {"en": "not used", "ko": "사용되지 않음", "zh": "未使用", "ja": "未使用"},
     # the model-free scorers: string similarity, ids, ranking
     "similarity_recall": {
         "en": "{matched} of {total} reference contexts have a retrieved chunk with {measure} similarity >= {threshold}.",

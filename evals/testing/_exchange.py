@@ -33,11 +33,11 @@ class FakeRequest:
 
     @property
     def prompt(self) -> str:
-        """The text of the last user message."""
+        """The text of the last user message (a list of content parts: its text parts,
+        one per line, as the AI SDK and Mastra send them)."""
         for message in reversed(self.messages):
             if message.get("role") == "user":
-                content = message.get("content")
-                return content if isinstance(content, str) else json.dumps(content)
+                return _text(message.get("content"))
         return ""
 
     @property
@@ -45,8 +45,7 @@ class FakeRequest:
         """The text of the first user message (the task, also during a repair round)."""
         for message in self.messages:
             if message.get("role") == "user":
-                content = message.get("content")
-                return content if isinstance(content, str) else json.dumps(content)
+                return _text(message.get("content"))
         return ""
 
     @property
@@ -90,3 +89,13 @@ class FakeResponse:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
     error_body: dict[str, Any] | None = None
+
+
+def _text(content: Any) -> str:
+    """A message's content as text: a string as it is, a list of parts as its text parts
+    joined by newlines (anything else as JSON)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and all(isinstance(p, dict) for p in content):
+        return "\n".join(str(p.get("text", "")) for p in content if p.get("type") == "text")
+    return json.dumps(content)

@@ -146,22 +146,51 @@ class _HTTPHandler(BaseHTTPRequestHandler):
         with fake._lock:
             fake.prompt_tokens += prompt_tokens
             fake.completion_tokens += completion_tokens
-        self._send(
-            200,
-            {
-                "id": f"chatcmpl-fake-{fake.call_count}",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": request.model,
-                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                "usage": {
-                    "prompt_tokens": prompt_tokens,
-                    "completion_tokens": completion_tokens,
-                    "total_tokens": prompt_tokens + completion_tokens,
-                },
+        completion = {
+            "id": f"chatcmpl-fake-{fake.call_count}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": request.model,
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
             },
-            response.headers,
-        )
+        }
+        if body.get("stream"):
+            self._send_stream(completion, response.headers)
+        else:
+            self._send(200, completion, response.headers)
+
+    def _send_stream(self, completion: dict[str, Any], headers: dict[str, str]) -> None:
+        """The answer as OpenAI's server-sent events (``stream: true``, as the AI SDK and
+        Mastra ask): the message in one delta, the finish reason, the usage, ``[DONE]``."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        for key, value in headers.items():
+            self.send_header(key, value)
+        self.end_headers()
+        (choice,) = completion["choices"]
+        message = choice["message"]
+        delta: dict[str, Any] = {"role": "assistant", "content": message.get("content") or ""}
+        if message.get("tool_calls"):
+            delta["tool_calls"] = [{**c, "index": i} for i, c in enumerate(message["tool_calls"])]
+        head = {k: completion[k] for k in ("id", "created", "model")}
+        head["object"] = "chat.completion.chunk"
+        for chunk in (
+            {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+            {
+                **head,
+                "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}],
+            },
+            {**head, "choices": [], "usage": completion["usage"]},
+        ):
+            self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.close_connection = True
 
 
 class _Server(ThreadingHTTPServer):

@@ -105,6 +105,58 @@ def chunk_verdicts_answer(prompt: str) -> dict[str, Any]:
     return {"verdicts": verdicts}
 
 
+_ASKING = frozenset(
+    "what where when who whom why how which whose about does do did is are was were can could "
+    "should would will".split()
+)
+
+
+def relevance_level(question: str, chunk: str) -> str:
+    """The rule's relevance of a chunk to a question: the share of the question's content
+    words (question words left out) the chunk holds — ≥ 0.6 high, ≥ 0.4 medium, ≥ 0.2
+    low, else none."""
+    wanted = _words(question) - _ASKING
+    share = len(wanted & _words(chunk)) / len(wanted) if wanted else 0.0
+    return (
+        "high" if share >= 0.6 else "medium" if share >= 0.4 else "low" if share >= 0.2 else "none"
+    )
+
+
+def relevance_judgement(
+    question: str, chunks: list[str], response: str | None
+) -> tuple[list[tuple[str, bool | None]], list[str]]:
+    """The rule's relevance verdicts: per chunk its level and (with a response) whether
+    the response used it (a sentence of the response it supports); and the question's
+    content words no chunk holds, as the missing information (sorted)."""
+    sentences = _sentences(response or "")
+    found = [
+        (
+            relevance_level(question, c),
+            None if response is None else any(supports(c, s) for s in sentences),
+        )
+        for c in chunks
+    ]
+    covered: set[str] = set().union(*(_words(c) for c in chunks)) if chunks else set()
+    return found, sorted(_words(question) - _ASKING - covered)
+
+
+def relevance_answer(prompt: str) -> dict[str, Any]:
+    """``RelevanceVerdicts``: `relevance_judgement` of the prompt's question, chunks and
+    answer (``used`` only when the prompt shows an answer)."""
+    response = block("answer", prompt)
+    found, missing = relevance_judgement(
+        block("question", prompt) or "", tagged("chunk", prompt), response
+    )
+    verdicts = []
+    for i, (level, used) in enumerate(found):
+        verdict: dict[str, Any] = {"context_index": i, "relevance": level}
+        if used is not None:
+            verdict["used"] = used
+        verdict["reason"] = f"{level} word overlap with the question"
+        verdicts.append(verdict)
+    return {"verdicts": verdicts, "missing": missing}
+
+
 def reason_answer(prompt: str) -> dict[str, Any]:
     """``Reason``: a fixed sentence."""
     return {"reason": "rule-based fake judge reason"}
