@@ -36,7 +36,7 @@ def main() -> None:
         last = sorted(folder.glob("*.jsonl"))[-1]
         store = LabelStore(folder)
         for n, verdict in enumerate(sample_verdicts(last, 20, seed=0)):
-            store.save(verdict, verdict.supported if n % 7 else not verdict.supported)
+            store.save(verdict, verdict.label_for(agree=bool(n % 7)))
         browser = Browser()
         try:
             with ViewServer(folder) as viewer:

@@ -12,7 +12,6 @@ before the click returns, whatever happens to the process after.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
@@ -28,6 +27,7 @@ from pydantic import BaseModel
 
 from scorers import ConfigError
 
+from ._judged import JudgeVerdict, Label
 from ._own_db import APPLICATION_ID, own_database
 
 LABELS_FILE = "scorekit-labels.sqlite"
@@ -55,80 +55,6 @@ CREATE TABLE IF NOT EXISTS row_reviews (
 );
 CREATE TABLE IF NOT EXISTS written (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL);
 """
-
-
-class JudgeVerdict(BaseModel):
-    """One verdict of a judge, as a person sees it to label it.
-
-    Attributes:
-        scorer_id: The scorer whose verdict it is.
-        kind: ``"claim"`` (is the claim supported by the context?) or ``"chunk"`` (is the
-            chunk useful for the reference?).
-        judge_model: The judge's model.
-        prompt_version: The version of the prompt that gave the verdict.
-        run: The results file it comes from (relative to the folder of runs).
-        item_id: The item it belongs to.
-        position: The claim's or chunk's index in the item.
-        text: The claim, or the chunk's text.
-        context: The chunks a claim was judged against (empty for a chunk).
-        input: The item's question.
-        reference: What a chunk was judged against: the ground truth, or the response
-            for context utilization ("" for a claim).
-        supported: The judge's verdict: supported (claim) or useful (chunk).
-        reason: The judge's reason.
-    """
-
-    scorer_id: str
-    kind: Literal["claim", "chunk"]
-    judge_model: str
-    prompt_version: str
-    run: str = ""
-    item_id: str = ""
-    position: int = 0
-    text: str
-    context: list[str] = []
-    input: str = ""
-    reference: str = ""
-    supported: bool
-    reason: str = ""
-
-    @property
-    def key(self) -> str:
-        """What identifies the question judged: the same claim over the same context (or
-        chunk for the same reference) asked of the same judge and prompt is one label,
-        whichever run showed it."""
-        what = [
-            self.scorer_id,
-            self.judge_model,
-            self.prompt_version,
-            self.kind,
-            self.text,
-            self.context,
-            self.input,
-            self.reference,
-        ]
-        return hashlib.sha256(json.dumps(what, ensure_ascii=False).encode()).hexdigest()[:32]
-
-
-class Label(BaseModel):
-    """A person's label on a `JudgeVerdict`.
-
-    Attributes:
-        key: The verdict's key.
-        verdict: The verdict labelled.
-        label: True (supported / useful), False (not), None (the person could not decide).
-        updated: When it was last set (ISO 8601, UTC).
-    """
-
-    key: str
-    verdict: JudgeVerdict
-    label: bool | None
-    updated: str
-
-    @property
-    def agrees(self) -> bool | None:
-        """Whether the person agrees with the judge (None: could not decide)."""
-        return None if self.label is None else self.label == self.verdict.supported
 
 
 class RowReview(BaseModel):
@@ -255,8 +181,20 @@ class LabelStore:
                     return []
                 raise
 
-    def save(self, verdict: JudgeVerdict, label: bool | None) -> Label:
-        """Store a person's label on ``verdict`` (replacing an earlier one), durably."""
+    def save(self, verdict: JudgeVerdict, label: bool | int | None) -> Label:
+        """Store a person's label on ``verdict`` (replacing an earlier one), durably: a
+        bool (or None) for a yes/no verdict, a grade 0-3 (or None) for a graded one.
+
+        Raises:
+            ConfigError: For a label of the other kind.
+        """
+        if label is not None and verdict.graded != (
+            isinstance(label, int) and not isinstance(label, bool)
+        ):
+            want = "a grade 0-3" if verdict.graded else "True or False"
+            raise ConfigError(f"a {verdict.kind} verdict is labelled with {want}; got {label!r}")
+        if verdict.graded and label is not None and not 0 <= int(label) <= 3:
+            raise ConfigError(f"a grade is 0 (none) to 3 (high); got {label!r}")
         saved = Label(key=verdict.key, verdict=verdict, label=label, updated=_now())
         self._write(
             "INSERT INTO labels VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE "
@@ -293,15 +231,12 @@ class LabelStore:
                 args.append(value)
         sql = "SELECT key, verdict, label, updated FROM labels"
         sql += (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY updated, key"
-        return [
-            Label(
-                key=key,
-                verdict=JudgeVerdict.model_validate_json(verdict),
-                label=None if label is None else bool(label),
-                updated=updated,
-            )
-            for key, verdict, label, updated in self._rows(sql, tuple(args))
-        ]
+        found = []
+        for key, verdict, label, updated in self._rows(sql, tuple(args)):
+            judged = JudgeVerdict.model_validate_json(verdict)
+            kept = None if label is None else int(label) if judged.graded else bool(label)
+            found.append(Label(key=key, verdict=judged, label=kept, updated=updated))
+        return found
 
     def keys(self) -> set[str]:
         """The keys of every labelled verdict."""
@@ -325,6 +260,10 @@ class LabelStore:
         for found in self.labels(scorer_id):
             v = found.verdict
             if found.label is None:
+                continue
+            if v.graded:
+                level = ("none", "low", "medium", "high")[int(found.label)]
+                rows.append({"input": v.input, "chunk": v.text, "label": level})
                 continue
             if v.kind == "claim":
                 label = "supported" if found.label else "not_supported"

@@ -22,6 +22,7 @@ from scorers import (
     Scorer,
     create_context_precision_scorer,
     create_context_recall_scorer,
+    create_context_relevance_scorer,
     create_id_context_precision_scorer,
     create_id_context_recall_scorer,
     create_non_llm_context_recall_scorer,
@@ -98,7 +99,8 @@ def items() -> list[EvalItem]:
 
 
 def scorers(model: str | Judge | None = None) -> list[Scorer]:
-    """Model-free retrieval scorers, plus LLM recall and precision when a model is given."""
+    """Model-free retrieval scorers, plus LLM recall, precision and relevance (no labels
+    needed) when a model is given."""
     chosen = [
         create_id_context_recall_scorer(),
         create_id_context_precision_scorer(),
@@ -107,7 +109,11 @@ def scorers(model: str | Judge | None = None) -> list[Scorer]:
         create_non_llm_context_recall_scorer(),
     ]
     if model is not None:
-        chosen += [create_context_recall_scorer(model), create_context_precision_scorer(model)]
+        chosen += [
+            create_context_recall_scorer(model),
+            create_context_precision_scorer(model),
+            create_context_relevance_scorer(model),
+        ]
     return chosen
 
 

@@ -122,7 +122,8 @@ class PairedTest(BaseModel):
         p_bootstrap_holm: The same for ``p_bootstrap``.
         detectable: The smallest true change of the mean that a paired t-test over
             these ``n`` pairs finds with 80% power at two-sided α 0.05, from the observed
-            spread of the differences (`detectable_change`).
+            spread of the differences (`detectable_change`); None when every pair moved
+            alike (no spread to estimate it from).
         sd_difference: The standard deviation of the paired differences.
         note: Why there is no test (too few pairs), else "".
     """
@@ -201,7 +202,8 @@ def paired_test(
     critical = float(stats.t.ppf(1 - ALPHA / 2, n - 1))
     _, result.ci_low, result.ci_high = mean_ci(d.tolist(), bounds, critical=critical)
     result.sd_difference = float(d.std(ddof=1))
-    result.detectable = detectable_change(result.sd_difference, n)
+    if result.sd_difference > 0:  # no spread in these pairs says nothing of the next ones'
+        result.detectable = detectable_change(result.sd_difference, n)
 
     rng = np.random.default_rng(seed)
     result.p_permutation, result.permutation_low, result.permutation_high = _sign_flip(

@@ -24,6 +24,7 @@ from scorers import ConfigError
 from scorers.lowlevel import finite
 
 from .._calibrate import agreement
+from .._graded import graded_agreement
 from .._labels import LabelStore, label_store
 from ._verdicts import header_of_run, judged_scorers, run_items, run_verdicts
 
@@ -34,9 +35,9 @@ MIN_LABELS = 10
 """Fewer labelled questions in common with the run than this and the agreement gate does
 not decide (exit 4)."""
 
-RunVerdicts = Mapping[str, Mapping[str, bool]]
+RunVerdicts = Mapping[str, Mapping[str, bool | int]]
 """A run's verdicts people can label: per scorer, the question's label key → the run's
-verdict (supported / useful)."""
+verdict (supported / useful, or a graded verdict's grade 0-3)."""
 
 
 def _no_interval() -> list[float | None]:
@@ -59,7 +60,10 @@ class JudgeAgreement(BaseModel):
         verdicts_read: False when the run's verdicts could not be read (a header without
             its items): nothing is counted and the gate does not decide.
         kappa: Cohen's κ of people's labels against the run's verdicts (None with no
-            label, or when both sides gave one class only).
+            label, or when both sides gave one class only); for graded verdicts
+            (relevance levels) Cohen's κ with quadratic weights.
+        graded: Whether the verdicts are graded (κ is then quadratic-weighted and
+            accuracy is exact agreement on the level).
         kappa_ci: Its 95% bootstrap interval.
         accuracy: The share of labels that agree with the judge.
         accuracy_ci: Its 95% bootstrap interval.
@@ -74,6 +78,7 @@ class JudgeAgreement(BaseModel):
     undecided: int = 0
     labelled: int = 0
     verdicts_read: bool = True
+    graded: bool = False
     kappa: float | None = None
     kappa_ci: list[float | None] = Field(default_factory=_no_interval)
     accuracy: float | None = None
@@ -95,8 +100,9 @@ class JudgeAgreement(BaseModel):
                 made = "; ".join(f"{k}: {n}" for k, n in self.elsewhere.items())
                 return f"{who}: no labels for this judge yet — labels exist for {made}"
             return f"{who}: no labels for this judge yet"
+        kappa = "weighted κ (quadratic)" if self.graded else "κ"
         return (
-            f"{who}: κ {_value(self.kappa, self.kappa_ci)}, accuracy "
+            f"{who}: {kappa} {_value(self.kappa, self.kappa_ci)}, accuracy "
             f"{_value(self.accuracy, self.accuracy_ci)}, {self.n} labels"
         )
 
@@ -189,7 +195,7 @@ def agreement_of(
     scorer_id: str,
     model: str,
     prompt: str,
-    verdicts: Mapping[str, bool] | None,
+    verdicts: Mapping[str, bool | int] | None,
 ) -> JudgeAgreement:
     """People's agreement with one scorer's judge ``model`` under verdict prompt version
     ``prompt``: the labels in ``store`` on questions the run judged, against ``verdicts``
@@ -213,9 +219,18 @@ def agreement_of(
     shared = [x for x in labels if x.key in verdicts]
     decided = [x for x in shared if x.label is not None]
     result.n, result.undecided = len(decided), len(shared) - len(decided)
-    if decided:
+    result.graded = any(x.verdict.graded for x in labels) or any(
+        not isinstance(v, bool) for v in verdicts.values()
+    )
+    if decided and result.graded:
+        graded, intervals = graded_agreement(
+            [int(x.label or 0) for x in decided], [int(verdicts[x.key]) for x in decided]
+        )
+        result.kappa, result.kappa_ci = graded["weighted_kappa"], intervals["weighted_kappa"]
+        result.accuracy, result.accuracy_ci = graded["accuracy"], intervals["accuracy"]
+    elif decided:
         metrics, ci, _ = agreement(
-            [bool(x.label) for x in decided], [verdicts[x.key] for x in decided]
+            [bool(x.label) for x in decided], [bool(verdicts[x.key]) for x in decided]
         )
         result.kappa, result.kappa_ci = metrics["kappa"], ci["kappa"]
         result.accuracy, result.accuracy_ci = metrics["accuracy"], ci["accuracy"]
@@ -253,7 +268,7 @@ def agreement_gates(
     if not agreements:
         why = (
             "no scorer of this run asks a judge for verdicts people can label (context "
-            "recall, precision, utilization)"
+            "recall, precision, utilization, relevance)"
         )
         return [AgreementGate(scorer="", min_kappa=min_kappa, kappa=None, n=0, passed=False,
                               decided=False, why=why)]  # fmt: skip

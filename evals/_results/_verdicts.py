@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from scorers import ConfigError
 from scorers.lowlevel import integer
 
+from .._graded import LEVELS
 from .._labels import JudgeVerdict, LabelStore, label_store
 
 if TYPE_CHECKING:
@@ -79,15 +80,17 @@ def run_items(run: Any) -> Iterable[ItemResult] | None:
 
 def run_verdicts(
     items: Iterable[ItemResult], header: RunHeader | None
-) -> dict[str, dict[str, bool]]:
+) -> dict[str, dict[str, bool | int]]:
     """The verdicts a run's judge gave, as agreement compares them with people's labels:
-    per judged scorer, each question's label key → the verdict (the first met, when the
-    run judged a question twice)."""
+    per judged scorer, each question's label key → the verdict (supported / useful, or a
+    graded verdict's grade 0-3; the first met, when the run judged a question twice)."""
     judged = judged_scorers(header)
-    found: dict[str, dict[str, bool]] = {sid: {} for sid in judged}
+    found: dict[str, dict[str, bool | int]] = {sid: {} for sid in judged}
     for item in items:
         for v in verdicts_of(item, "", judged):
-            found[v.scorer_id].setdefault(v.key, v.supported)
+            found[v.scorer_id].setdefault(
+                v.key, v.grade if v.graded and v.grade is not None else v.supported
+            )
     return found
 
 
@@ -116,6 +119,22 @@ def verdicts_of(
         chunks = [_chunk_text(c) for c in details.get("context") or []]
         claims = (details.get("claims_used") or details.get("claims") or {}).get("claims") or []
         for v in listed:
+            if isinstance(v, dict) and v.get("relevance") in LEVELS:
+                i = v.get("context_index", -1)
+                if isinstance(i, int) and 0 <= i < len(chunks):
+                    grade = LEVELS.index(v["relevance"])
+                    found.append(
+                        JudgeVerdict(
+                            **common,
+                            kind="relevance",
+                            position=i,
+                            text=chunks[i],
+                            supported=grade >= 2,
+                            grade=grade,
+                            reason=str(v.get("reason", "")),
+                        )
+                    )
+                continue
             if not isinstance(v, dict) or v.get("verdict") not in ("yes", "no"):
                 continue
             supported, reason = v["verdict"] == "yes", str(v.get("reason", ""))

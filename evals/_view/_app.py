@@ -78,10 +78,10 @@ class ViewApp:
 
     def __init__(self, index: RunIndex, store: LabelStore):
         self.index, self.store = index, store
-        self._verdicts: dict[str, tuple[Entry, dict[str, dict[str, bool]]]] = {}
+        self._verdicts: dict[str, tuple[Entry, dict[str, dict[str, bool | int]]]] = {}
         self._sampled: dict[str, JudgeVerdict] = {}
 
-    def _run_verdicts(self, entry: Entry) -> dict[str, dict[str, bool]]:
+    def _run_verdicts(self, entry: Entry) -> dict[str, dict[str, bool | int]]:
         """The run's own verdicts (`run_verdicts`), read once per version of its file."""
         cached = self._verdicts.get(entry.path)
         if cached is None or cached[0] is not entry:
@@ -255,7 +255,10 @@ class ViewApp:
         """Store a person's label on a verdict; returns the judge's agreement now."""
         verdict = self._verdict(body.get("verdict"))
         label = body.get("label")
-        if label not in (True, False, None):
+        if verdict.graded:
+            if label is not None and (isinstance(label, bool) or label not in (0, 1, 2, 3)):
+                raise BadRequest("label a relevance verdict 0 (none) to 3 (high), or null (unsure)")
+        elif label not in (True, False, None) or not isinstance(label, (bool, type(None))):
             raise BadRequest("label must be true (supported / useful), false, or null (unsure)")
         saved = self.store.save(verdict, label)
         try:

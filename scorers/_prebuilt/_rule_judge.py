@@ -157,6 +157,53 @@ def relevance_answer(prompt: str) -> dict[str, Any]:
     return {"verdicts": verdicts, "missing": missing}
 
 
+def relevance_rating(question: str, context: str, judge: int = 1) -> int:
+    """The rule's 0-2 rating of a context for a question (Ragas' two-judge relevance):
+    judge 1 gives 2 for high, 1 for medium or low, 0 for none; judge 2 is stricter, 1
+    for medium only."""
+    level = relevance_level(question, context)
+    if level == "high":
+        return 2
+    if level == "medium" or (level == "low" and judge == 1):
+        return 1
+    return 0
+
+
+def rating_answer(prompt: str) -> dict[str, Any]:
+    """``RelevanceRating``: `relevance_rating` of the prompt's question and context (the
+    second judge's prompt says so)."""
+    judge = 2 if "Second judge." in prompt else 1
+    return {
+        "rating": relevance_rating(
+            block("question", prompt) or "", block("context", prompt) or "", judge
+        )
+    }
+
+
+_ENTITY = re.compile(r"\d+(?:[,.]\d+)*(?:\s+[a-z]+)?|[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")
+
+
+def entity_list(text: str) -> list[str]:
+    """The rule's entities of a text: capitalised word runs and numbers (with the word
+    after them), each once, in order; a sentence's first word only when it is not a
+    stop word."""
+    found = []
+    for match in _ENTITY.finditer(text):
+        entity = match.group().rstrip(".,")
+        first, _, rest = entity.partition(" ")
+        if first.lower() in _STOP and rest[:1].isupper():
+            entity = rest  # "The Eiffel Tower" is the Eiffel Tower
+        if entity.lower() in _STOP or entity.lower() in _ASKING:
+            continue
+        found.append(entity)
+    return list(dict.fromkeys(found))
+
+
+def entities_answer(prompt: str) -> dict[str, Any]:
+    """``Entities``: `entity_list` of the prompt's text."""
+    return {"entities": entity_list(block("text", prompt) or "")}
+
+
 def reason_answer(prompt: str) -> dict[str, Any]:
     """``Reason``: a fixed sentence."""
     return {"reason": "rule-based fake judge reason"}

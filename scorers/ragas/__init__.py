@@ -54,14 +54,17 @@ from ._metrics import (
     NonLLMStringSimilarity,
 )
 from ._names import ROW_FIELDS, normalize_row
+from ._relevance import ContextEntityRecall, ContextRelevance
 
 __all__ = [
     "QUIRKS",
     "ROW_FIELDS",
+    "ContextEntityRecall",
     "ContextPrecision",
     "ContextPrecisionWithReference",
     "ContextPrecisionWithoutReference",
     "ContextRecall",
+    "ContextRelevance",
     "ContextUtilization",
     "DistanceMeasure",
     "EvaluationDataset",

@@ -135,11 +135,16 @@ function renderScore(it, sid, s, label) {
   if (perChunk && it.context) {
     h += '<p><b>Retrieved chunks, in rank order</b></p>' + it.context.map((c, k) => {
       const v = byChunk[k]; let mark = '', note = '';
-      if (v) { mark = v.verdict === 'yes' ? 'yes' : 'no'; note = (v.verdict === 'yes' ? 'useful' : 'not useful') + ' — ' + v.reason; }
+      if (v && v.relevance) {  // context relevance: the level, and use when asked
+        mark = { high: 'yes', medium: 'yes', low: 'no', none: 'no' }[v.relevance];
+        note = 'relevance ' + v.relevance + (v.used === true ? ', used' : v.used === false ? ', not used' : '') + ' — ' + v.reason;
+      } else if (v) { mark = v.verdict === 'yes' ? 'yes' : 'no'; note = (v.verdict === 'yes' ? 'useful' : 'not useful') + ' — ' + v.reason; }
       else if (Array.isArray(matched) && k < matched.length) { mark = matched[k] ? 'yes' : 'no'; note = 'best similarity ' + fmt(d.similarities.best_per_chunk[k]); }
       const gold = isGold(it, c) ? ' <span class="badge gold">gold</span>' : '';
       return `<div class="chunk ${mark}"><span class="muted">#${k + 1}${c.id ? ' · ' + esc(c.id) : ''} ${esc(note)}</span>${gold}\n${esc(c.text)}</div>`;
     }).join('');
+    const missing = d.verdicts && d.verdicts.missing;
+    if (Array.isArray(missing) && missing.length) h += '<p><b>Missing from every chunk</b></p><ul>' + missing.map(m => `<li>${esc(m)}</li>`).join('') + '</ul>';
   }
   if (s.calls && s.calls.length) {
     h += '<details><summary>' + s.calls.length + ' judge call(s): prompts and raw responses</summary>' + s.calls.map(c =>

@@ -3,6 +3,7 @@
 // The one exception is the comparison's tables, which the server renders with escaping.
 (function () {
   const TOKEN = document.querySelector("meta[name=scorekit-token]").content;
+  const LEVELS = ["none", "low", "medium", "high"];  // a relevance verdict's grades 0-3
   const main = document.getElementById("main");
   const status = document.getElementById("status");
   let poller = null;
@@ -284,6 +285,21 @@
       }
       const v = verdicts[at];
       card.dataset.key = v.key;
+      if (v.kind === "relevance") {
+        const level = LEVELS[v.grade];
+        card.replaceChildren(
+          el("p", { class: "muted", text: `${v.scorer_id} · item ${v.item_id} · judge ${v.judge_model}, prompt v${v.prompt_version}` }),
+          el("p", {}, el("b", { text: "How relevant is this chunk to the question?" })),
+          el("p", { class: "muted", text: "Question: " + v.input }),
+          el("div", { class: "text", text: v.text }),
+          v.shortened ? el("p", { class: "muted", text: "(long texts are shortened here; the label is for the whole verdict)" }) : null,
+          el("p", {}, "The judge said ", el("span", { class: v.grade >= 2 ? "verdict-yes" : "verdict-no", id: "judge-level", text: level }), ": ", el("i", { text: v.reason })),
+          el("p", {}, LEVELS.map((name, grade) => grade).reverse().map((grade) =>
+            el("button", { id: "level-" + LEVELS[grade], class: grade === v.grade ? "primary" : null, onclick: () => answer(grade) },
+              `${LEVELS[grade][0].toUpperCase()}${LEVELS[grade].slice(1)} (${LEVELS[grade][0]})`)),
+            el("button", { id: "unsure", onclick: () => answer(null) }, "Cannot decide (u)")));
+        return;
+      }
       const what = v.kind === "claim" ? "Is this claim supported by the retrieved context?" : "Is this chunk useful for the reference?";
       card.replaceChildren(
         el("p", { class: "muted", text: `${v.scorer_id} · item ${v.item_id} · judge ${v.judge_model}, prompt v${v.prompt_version}` }),
@@ -303,8 +319,13 @@
     document.onkeydown = (e) => {
       if (at >= verdicts.length || e.target.tagName === "INPUT") return;
       const v = verdicts[at];
-      if (e.key === "a") answer(v.supported);
-      if (e.key === "d") answer(!v.supported);
+      if (v.kind === "relevance") {
+        const grade = LEVELS.findIndex((name) => name[0] === e.key);
+        if (grade >= 0) answer(grade);
+      } else {
+        if (e.key === "a") answer(v.supported);
+        if (e.key === "d") answer(!v.supported);
+      }
       if (e.key === "u") answer(null);
     };
     show(el("h1", { text: "Review the judge: " + path }),

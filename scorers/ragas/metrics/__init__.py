@@ -21,6 +21,8 @@ from .._metrics import (
 from .._metrics import LegacyContextPrecision as ContextPrecision
 from .._metrics import LegacyContextRecall as ContextRecall
 from .._metrics import LegacyContextUtilization as ContextUtilization
+from .._relevance import LegacyContextEntityRecall as ContextEntityRecall
+from .._relevance import LegacyContextRelevance as ContextRelevance
 
 context_recall = ContextRecall()
 """Ragas 0.1's ``context_recall`` instance (judged by ``evaluate(llm=...)``)."""
@@ -28,10 +30,14 @@ context_precision = ContextPrecision()
 """Ragas 0.1's ``context_precision`` instance (judged by ``evaluate(llm=...)``)."""
 context_utilization = ContextUtilization()
 """Ragas' ``context_utilization`` instance (judged by ``evaluate(llm=...)``)."""
+context_entity_recall = ContextEntityRecall()
+"""Ragas' ``context_entity_recall`` instance (judged by ``evaluate(llm=...)``)."""
 
 __all__ = [
+    "ContextEntityRecall",
     "ContextPrecision",
     "ContextRecall",
+    "ContextRelevance",
     "ContextUtilization",
     "DistanceMeasure",
     "IDBasedContextPrecision",
@@ -42,6 +48,7 @@ __all__ = [
     "NonLLMContextPrecisionWithReference",
     "NonLLMContextRecall",
     "NonLLMStringSimilarity",
+    "context_entity_recall",
     "context_precision",
     "context_recall",
     "context_utilization",

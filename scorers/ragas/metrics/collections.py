@@ -11,12 +11,15 @@ from .._metrics import (
     ContextUtilization,
     DistanceMeasure,
 )
+from .._relevance import ContextEntityRecall, ContextRelevance
 
 __all__ = [
+    "ContextEntityRecall",
     "ContextPrecision",
     "ContextPrecisionWithReference",
     "ContextPrecisionWithoutReference",
     "ContextRecall",
+    "ContextRelevance",
     "ContextUtilization",
     "DistanceMeasure",
 ]

@@ -15,6 +15,11 @@ from evals import LabelStore, ViewServer, read_results
 from .conftest import Client
 
 
+def agree(verdict):
+    """The label of a person who agrees with the judge: its level, or its yes / no."""
+    return verdict["grade"] if verdict["kind"] == "relevance" else verdict["supported"]
+
+
 @pytest.fixture
 def served(runs):
     with ViewServer(runs) as server:
@@ -118,16 +123,29 @@ def test_label_verdicts_and_see_the_agreement(served, runs):
     sample = client.get("/api/sample?path=k3.jsonl&n=12&seed=3")["verdicts"]
     assert len(sample) == 12 and len({v["key"] for v in sample}) == 12
     strata = {(v["scorer_id"], v["supported"]) for v in sample}
-    assert len(strata) == 4  # recall and precision, supported and not: 3 of each
+    assert len(strata) == 6  # recall, precision and relevance, yes and no: 2 of each
     for k, verdict in enumerate(sample):
-        label = verdict["supported"] if k % 4 else not verdict["supported"]
+        if verdict["kind"] == "relevance":  # a graded verdict: the person gives a level
+            label = verdict["grade"] if k % 4 else 3 - verdict["grade"]
+        else:
+            label = verdict["supported"] if k % 4 else not verdict["supported"]
         saved = client.post("/api/label", {"verdict": verdict, "label": label})
-    assert saved["agreement"]["n"] == 6
+        assert saved["agreement"]["scorer_id"] == verdict["scorer_id"]
+    status, _ = client.request("/api/label", {"verdict": sample[0], "label": 7})
+    assert status == 400
     again = client.get("/api/sample?path=k3.jsonl&n=12&seed=3")["verdicts"]
     assert not {v["key"] for v in again} & {v["key"] for v in sample}  # labelled: not asked
     run = client.get("/api/run?path=k3.jsonl")
     lines = {a["scorer_id"]: a for a in run["agreement"]}
-    assert lines["context-recall"]["n"] == 6 and lines["context-precision"]["n"] == 6
+    assert {sid: a["n"] for sid, a in lines.items()} == {
+        "context-recall": 4,
+        "context-precision": 4,
+        "context-relevance": 4,
+    }
+    assert (
+        lines["context-relevance"]["graded"]
+        and "weighted κ (quadratic)" in lines["context-relevance"]["line"]
+    )
     assert len(LabelStore(runs).labels()) == 12
     # another run of the same judge and prompt counts the labelled questions it judged too,
     # against its own verdicts on them
@@ -143,7 +161,7 @@ def test_label_verdicts_and_see_the_agreement(served, runs):
             for v in sample
             if v["scorer_id"] == a["scorer_id"] and v["key"] in own[a["scorer_id"]]
         ]
-        assert a["n"] == len(shared) and a["labelled"] == 6
+        assert a["n"] == len(shared) and a["labelled"] == 4
 
 
 def test_reviewing_a_synthesized_set_writes_the_accepted_rows(served, runs):
@@ -197,7 +215,7 @@ def test_every_request_needs_the_token(served):
 def test_writes_need_the_header_token_and_the_same_origin(served, runs):
     server, client = served
     verdict = client.get("/api/sample?path=k1.jsonl&n=1")["verdicts"][0]
-    body = {"verdict": verdict, "label": True}
+    body = {"verdict": verdict, "label": agree(verdict)}
     status, _ = client.request("/api/label?token=" + server.token, body, token="")
     assert status == 403  # a token in the address is not enough to write
     status, _ = client.request("/api/label", body, headers={"Origin": "http://evil.example"})
@@ -246,7 +264,8 @@ def test_concurrent_labels_from_two_clients_are_all_kept(served, runs):
 
     def label(part):
         for verdict in part:
-            status, found = client.request("/api/label", {"verdict": verdict, "label": False})
+            label = 0 if verdict["kind"] == "relevance" else False
+            status, found = client.request("/api/label", {"verdict": verdict, "label": label})
             if status != 200:
                 failures.append(found)
 
@@ -291,7 +310,7 @@ def test_labels_export_as_calibrate_rows(served, runs):
     _, client = served
     sample = client.get("/api/sample?path=k1.jsonl&n=8")["verdicts"]
     for verdict in sample:
-        client.post("/api/label", {"verdict": verdict, "label": verdict["supported"]})
+        client.post("/api/label", {"verdict": verdict, "label": agree(verdict)})
     status, text = client.request("/export?scorer=context-recall")
     rows = [json.loads(line) for line in text.splitlines()]
     assert status == 200 and rows == LabelStore(runs).calibration_rows("context-recall")
@@ -360,12 +379,12 @@ def test_writes_from_the_page_s_own_origin_on_any_interface(runs):
         verdict = client.get("/api/sample?path=k1.jsonl&n=1")["verdicts"][0]
         own = f"127.0.0.1:{server.port}"
         status, found = client.request(
-            "/api/label", {"verdict": verdict, "label": True},
+            "/api/label", {"verdict": verdict, "label": agree(verdict)},
             headers={"Host": own, "Origin": f"http://{own}"},
         )  # fmt: skip
         assert status == 200, found
         status, found = client.request(
-            "/api/label", {"verdict": verdict, "label": True},
+            "/api/label", {"verdict": verdict, "label": agree(verdict)},
             headers={"Host": own, "Origin": "http://evil.example"},
         )  # fmt: skip
         assert status == 403 and "not this viewer's" in found["error"]
@@ -408,7 +427,7 @@ def test_a_sample_shortens_long_texts_and_the_label_keeps_the_whole_verdict(runs
         assert size < 30 * 60_000, size  # not 30 × 720,000
         verdict = raw["verdicts"][0]
         assert verdict["shortened"] and len(verdict["input"]) <= 4_000
-        saved = client.post("/api/label", {"verdict": verdict, "label": True})
+        saved = client.post("/api/label", {"verdict": verdict, "label": agree(verdict)})
         assert saved["key"] == verdict["key"]
     (stored,) = LabelStore(runs).labels()
     assert stored.key == verdict["key"] and len(stored.verdict.input) > 700_000

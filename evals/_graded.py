@@ -1,0 +1,89 @@
+"""Agreement on graded labels (relevance levels, qrels grades): exact agreement and
+Cohen's κ with quadratic weights, each with a 95% percentile bootstrap interval.
+
+Quadratic weights are the usual choice for ordinal labels: a disagreement of one level
+costs a ninth of one of three levels (on four levels), so "high" against "medium" is
+nearly agreement and "high" against "none" is not. κ_w = 1 − Σ w·O / Σ w·E, with
+w_ij = (i − j)² / (k − 1)², O the observed proportions and E the product of their
+margins (statsmodels' ``cohens_kappa(table, wt="quadratic")``, sklearn's
+``cohen_kappa_score(weights="quadratic")``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from scorers import bootstrap
+
+LEVELS = ("none", "low", "medium", "high")
+"""Relevance levels as grades 0-3 (context relevance's; qrels grades are the same)."""
+
+
+def grade_of(level: str | int) -> int:
+    """A level's grade (``"high"`` → 3), or a grade 0-3 as it is.
+
+    Raises:
+        ValueError: For anything else.
+    """
+    if isinstance(level, str) and level in LEVELS:
+        return LEVELS.index(level)
+    if isinstance(level, int) and not isinstance(level, bool) and 0 <= level < len(LEVELS):
+        return level
+    raise ValueError(f"a graded label is one of {list(LEVELS)} or 0-3; got {level!r}")
+
+
+def _graded_arrays(labels: np.ndarray, predicted: np.ndarray, k: int) -> dict[str, np.ndarray]:
+    """Exact agreement and quadratic-weighted κ over the last axis (NaN where κ is
+    undefined: every label and prediction at one level)."""
+    n = labels.shape[-1]
+    grades = np.arange(k)
+    weights = (grades[:, None] - grades[None, :]) ** 2 / (k - 1) ** 2
+    observed = np.zeros((*labels.shape[:-1], k, k))
+    for i in range(k):
+        for j in range(k):
+            observed[..., i, j] = np.sum((labels == i) & (predicted == j), axis=-1)
+    observed /= n
+    expected = observed.sum(axis=-1)[..., :, None] * observed.sum(axis=-2)[..., None, :]
+    disagreement = np.sum(weights * expected, axis=(-2, -1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappa = np.where(
+            disagreement > 0,
+            1 - np.sum(weights * observed, axis=(-2, -1)) / disagreement,
+            np.nan,
+        )
+    return {"accuracy": np.mean(labels == predicted, axis=-1), "weighted_kappa": kappa}
+
+
+def graded_agreement(
+    labels: Sequence[int],
+    predicted: Sequence[int],
+    *,
+    levels: int = len(LEVELS),
+    resamples: int = 2000,
+    seed: int = 0,
+) -> tuple[dict[str, float | None], dict[str, list[float | None]]]:
+    """Exact agreement and quadratic-weighted κ of two graded label lists (grades
+    0..levels-1), each with its 95% percentile bootstrap interval (pairs resampled).
+
+    Returns:
+        The metrics (None where undefined) and their intervals.
+    """
+    y = np.asarray(labels, dtype=np.int64)
+    p = np.asarray(predicted, dtype=np.int64)
+    metrics: dict[str, float | None] = {"accuracy": None, "weighted_kappa": None}
+    ci: dict[str, list[float | None]] = {name: [None, None] for name in metrics}
+    if not len(y):
+        return metrics, ci
+    for name, value in _graded_arrays(y, p, levels).items():
+        metrics[name] = None if np.isnan(value) else float(value)
+    if resamples:
+        samples = bootstrap(lambda a, b: _graded_arrays(a, b, levels), y, p,
+                            resamples=resamples, seed=seed)  # fmt: skip
+        for name, values in samples.items():
+            defined = values[~np.isnan(values)]
+            if len(defined):
+                low, high = np.percentile(defined, [2.5, 97.5])
+                ci[name] = [float(low), float(high)]
+    return metrics, ci
