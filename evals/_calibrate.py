@@ -35,10 +35,12 @@ class Disagreement(BaseModel):
 
     Attributes:
         row: The row's position in the data (1-based).
-        label: The human label (as a bool: positive or not).
+        label: The human label (as a bool: positive or not; relevant for a level).
         predicted: The judge's verdict.
         text: The claim (or chunk) judged.
         reason: The judge's reason.
+        label_level: The person's relevance level (graded rows).
+        predicted_level: The judge's relevance level (graded rows).
     """
 
     row: int
@@ -46,6 +48,8 @@ class Disagreement(BaseModel):
     predicted: bool | None
     text: str
     reason: str = ""
+    label_level: str | None = None
+    predicted_level: str | None = None
 
 
 class Calibration(BaseModel):
@@ -56,7 +60,9 @@ class Calibration(BaseModel):
         model: The judge's model.
         n: Rows compared (rows whose scoring failed are left out and counted in ``failed``).
         metrics: ``accuracy``, ``precision``, ``recall``, ``f1`` (of the positive class)
-            and ``kappa`` (Cohen's κ).
+            and ``kappa`` (Cohen's κ); for relevance levels also ``weighted_kappa``
+            (quadratic weights) and ``accuracy`` is exact agreement on the level, the
+            others of "relevant" (high or medium).
         ci: Per metric, the bootstrap 95% interval ``[low, high]``.
         confusion: ``{"tp", "fp", "fn", "tn"}``.
         failed: Rows whose scoring failed.
@@ -282,6 +288,10 @@ async def acalibrate(
     rows = calibration_rows(data, scorer.id)
     if not rows:
         raise DatasetError("calibration data holds no rows")
+    if scorer.id == "context-relevance":
+        from ._graded import graded_calibration
+
+        return await graded_calibration(scorer, rows, resamples, seed, concurrency)
     cases = [_as_run(row, number, partial_as) for number, row in enumerate(rows, start=1)]
 
     results = await scorer.arun_many([run for run, _, _ in cases], concurrency=concurrency)
@@ -323,18 +333,20 @@ def calibration_table(calibrations: Sequence[Calibration]) -> str:
     side)."""
 
     def cell(cal: Calibration, name: str) -> str:
-        value, (low, high) = cal.metrics[name], cal.ci[name]
+        value, (low, high) = cal.metrics.get(name), cal.ci.get(name, [None, None])
         if value is None:
             return "-"
         interval = "" if low is None else f" [{low:.3f}, {high:.3f}]"
         return f"{value:.3f}{interval}"
 
     headers = [f"{c.scorer_id} ({c.model})" if c.model else c.scorer_id for c in calibrations]
-    width = max(len("metric"), 9)
     col = max([24, *(len(h) for h in headers)])
+    names = ["accuracy", "precision", "recall", "f1", "kappa"]
+    names += ["weighted_kappa"] if any("weighted_kappa" in c.metrics for c in calibrations) else []
+    width = max(len(name) for name in ["metric", *names])
     lines = [f"{'metric':<{width}}  " + "  ".join(f"{h:<{col}}" for h in headers)]
     lines.append(f"{'n':<{width}}  " + "  ".join(f"{c.n:<{col}}" for c in calibrations))
-    for name in ("accuracy", "precision", "recall", "f1", "kappa"):
+    for name in names:
         lines.append(
             f"{name:<{width}}  " + "  ".join(f"{cell(c, name):<{col}}" for c in calibrations)
         )

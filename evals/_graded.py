@@ -12,10 +12,14 @@ margins (statsmodels' ``cohens_kappa(table, wt="quadratic")``, sklearn's
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from scorers import bootstrap
+from scorers import DatasetError, Scorer, ScorerRun, bootstrap
+
+if TYPE_CHECKING:
+    from ._calibrate import Calibration
 
 LEVELS = ("none", "low", "medium", "high")
 """Relevance levels as grades 0-3 (context relevance's; qrels grades are the same)."""
@@ -87,3 +91,64 @@ def graded_agreement(
                 low, high = np.percentile(defined, [2.5, 97.5])
                 ci[name] = [float(low), float(high)]
     return metrics, ci
+
+
+async def graded_calibration(
+    scorer: Scorer, rows: list[dict[str, Any]], resamples: int, seed: int, concurrency: int
+) -> Calibration:
+    """`evals.calibrate` of context relevance: rows ``{"input", "chunk", "label": level}``
+    (``high`` / ``medium`` / ``low`` / ``none``, or 0-3), each chunk judged on its own
+    against its question (no response: the relevance question alone). Exact agreement and
+    quadratic-weighted κ on the levels; precision, recall, F1, κ and the confusion matrix
+    of "relevant" (high or medium)."""
+    from ._calibrate import Calibration, Disagreement, agreement
+
+    cases = []
+    for number, row in enumerate(rows, start=1):
+        if "chunk" not in row or not str(row.get("input") or "").strip():
+            raise DatasetError(f"row {number}: a relevance row is {{'input', 'chunk', 'label'}}")
+        try:
+            label = grade_of(row.get("label"))  # type: ignore[arg-type]
+        except ValueError as exc:
+            raise DatasetError(f"row {number}: {exc}") from None
+        chunk = row["chunk"]
+        text = chunk if isinstance(chunk, str) else str(chunk.get("text"))
+        cases.append((ScorerRun(input=row["input"], context=[chunk]), label, text))
+    results = await scorer.arun_many([run for run, _, _ in cases], concurrency=concurrency)
+    predicted: list[int | None] = []
+    reasons = []
+    for result in results:
+        listed = (result.details.get("verdicts") or {}).get("verdicts") or []
+        level = listed[0].get("relevance") if result.value is not None and listed else None
+        predicted.append(None if level is None else LEVELS.index(level))
+        reasons.append(str(listed[0].get("reason", "")) if listed else result.error or "")
+    kept = [i for i, p in enumerate(predicted) if p is not None]
+    labels = [cases[i][1] for i in kept]
+    judged = [int(predicted[i] or 0) for i in kept]
+    metrics, ci, confusion = agreement(
+        [g >= 2 for g in labels], [g >= 2 for g in judged], resamples=resamples, seed=seed
+    )
+    graded, intervals = graded_agreement(labels, judged, resamples=resamples, seed=seed)
+    metrics.update(graded)
+    ci.update(intervals)
+    disagreements = [
+        Disagreement(
+            row=i + 1, label=cases[i][1] >= 2, predicted=int(predicted[i] or 0) >= 2,
+            text=cases[i][2], reason=reasons[i], label_level=LEVELS[cases[i][1]],
+            predicted_level=LEVELS[int(predicted[i] or 0)],
+        )
+        for i in kept
+        if predicted[i] != cases[i][1]
+    ]  # fmt: skip
+    return Calibration(
+        scorer_id=scorer.id,
+        model=getattr(scorer.judge, "model", None),
+        n=len(kept),
+        metrics=metrics,
+        ci=ci,
+        confusion=confusion,
+        failed=len(cases) - len(kept),
+        disagreements=disagreements,
+        resamples=resamples,
+        seed=seed,
+    )

@@ -93,7 +93,7 @@ def rows(seed: int = 0, n: int = 110) -> list[dict[str, Any]]:
     for _ in range(n):
         asked = rng.sample(WORDS, rng.randint(3, 5))
         chunks = [_sentence(rng, asked) for _ in range(rng.randint(1, 3))]
-        reference = " ".join(rng.sample(chunks, 1) + [_sentence(rng, asked)])
+        reference = " ".join([*rng.sample(chunks, 1), _sentence(rng, asked)])
         out.append(
             {
                 "user_input": f"What about {' '.join(asked)}?",
