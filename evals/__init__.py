@@ -66,10 +66,10 @@ _EXPORTS: dict[str, str] = {
     "sample_verdicts": "._results._verdicts",
     "MIN_LABELS": "._results._agreement",
     "ViewServer": "._view",
-    "Calibration": "._calibrate",
+    "Calibration": "._calibration",
     "acalibrate": "._calibrate",
     "calibrate": "._calibrate",
-    "calibration_table": "._calibrate",
+    "calibration_table": "._calibration",
     "summarize": "._results",
     "Gate": "._results",
     "RunHeader": "._results",
@@ -95,7 +95,8 @@ if TYPE_CHECKING:
     from ._agents._scored import ScoredAgent, scored
     from ._agents._store import InMemoryScoreStore, ScoreRecord, ScoreStore, SqliteScoreStore
     from ._agents._tools import Tool
-    from ._calibrate import Calibration, acalibrate, calibrate, calibration_table
+    from ._calibrate import acalibrate, calibrate
+    from ._calibration import Calibration, calibration_table
     from ._data import EvalItem, load_dataset
     from ._estimate import RunEstimate, aestimate_run, estimate_run
     from ._files import Columns, register_format

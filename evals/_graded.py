@@ -12,14 +12,13 @@ margins (statsmodels' ``cohens_kappa(table, wt="quadratic")``, sklearn's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from scorers import DatasetError, Scorer, ScorerRun, bootstrap
 
-if TYPE_CHECKING:
-    from ._calibrate import Calibration
+from ._calibration import Calibration, Disagreement, agreement
 
 LEVELS = ("none", "low", "medium", "high")
 """Relevance levels as grades 0-3 (context relevance's; qrels grades are the same)."""
@@ -101,8 +100,6 @@ async def graded_calibration(
     against its question (no response: the relevance question alone). Exact agreement and
     quadratic-weighted κ on the levels; precision, recall, F1, κ and the confusion matrix
     of "relevant" (high or medium)."""
-    from ._calibrate import Calibration, Disagreement, agreement
-
     cases = []
     for number, row in enumerate(rows, start=1):
         if "chunk" not in row or not str(row.get("input") or "").strip():

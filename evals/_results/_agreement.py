@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from scorers import ConfigError
 from scorers.lowlevel import finite
 
-from .._calibrate import agreement
+from .._calibration import agreement
 from .._graded import graded_agreement
 from .._labels import LabelStore, label_store
 from ._verdicts import header_of_run, judged_scorers, run_items, run_verdicts

@@ -120,20 +120,7 @@ def verdicts_of(
         claims = (details.get("claims_used") or details.get("claims") or {}).get("claims") or []
         for v in listed:
             if isinstance(v, dict) and v.get("relevance") in LEVELS:
-                i = v.get("context_index", -1)
-                if isinstance(i, int) and 0 <= i < len(chunks):
-                    grade = LEVELS.index(v["relevance"])
-                    found.append(
-                        JudgeVerdict(
-                            **common,
-                            kind="relevance",
-                            position=i,
-                            text=chunks[i],
-                            supported=grade >= 2,
-                            grade=grade,
-                            reason=str(v.get("reason", "")),
-                        )
-                    )
+                found.extend(_relevance_verdict(common, v, chunks))
                 continue
             if not isinstance(v, dict) or v.get("verdict") not in ("yes", "no"):
                 continue
@@ -163,6 +150,20 @@ def verdicts_of(
                     )
                 )
     return found
+
+
+def _relevance_verdict(
+    common: dict[str, Any], v: dict[str, Any], chunks: list[str]
+) -> list[JudgeVerdict]:
+    """A context-relevance verdict on one chunk (its level as a grade), if it names one."""
+    i = v.get("context_index", -1)
+    if not isinstance(i, int) or not 0 <= i < len(chunks):
+        return []
+    grade = LEVELS.index(v["relevance"])
+    return [
+        JudgeVerdict(**common, kind="relevance", position=i, text=chunks[i],
+                     supported=grade >= 2, grade=grade, reason=str(v.get("reason", "")))
+    ]  # fmt: skip
 
 
 def _text(value: Any) -> str:

@@ -48,7 +48,8 @@ def add(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._calibrate import calibrate, calibration_rows, calibration_table
+    from .._calibrate import calibrate, calibration_rows
+    from .._calibration import calibration_table
 
     models = args.model or (
         [os.environ["SCOREKIT_MODEL"]] if os.environ.get("SCOREKIT_MODEL") else []
