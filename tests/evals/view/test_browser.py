@@ -55,7 +55,7 @@ def test_browse_compare_label_kill_restart_and_review(runs, browser, capsys):
         tab.ready("/")
         assert tab.js("document.querySelectorAll('#runs tbody tr').length") == 3
         charts = tab.js("[...document.querySelectorAll('#trends svg')].map(s => s.dataset.scorer)")
-        assert "context-recall" in charts and "mrr" in charts and len(charts) == 7
+        assert "context-recall" in charts and "mrr" in charts and len(charts) == 8
         points = "#trends svg[data-scorer='context-recall'] circle"
         assert tab.js(f"document.querySelectorAll({points!r}).length") == 3
 
@@ -68,7 +68,7 @@ def test_browse_compare_label_kill_restart_and_review(runs, browser, capsys):
             "document.getElementById('compare').click()"
         )
         tab.ready("/compare")
-        assert tab.js("document.querySelectorAll('#comparison table.runs').length") == 7
+        assert tab.js("document.querySelectorAll('#comparison table.runs').length") == 8
         tab.js(
             "document.getElementById('max-drop').value = 'context-recall=0.5';"
             "[...document.querySelectorAll('button')].find(b => b.textContent === 'Apply').click()"
@@ -90,7 +90,14 @@ def test_browse_compare_label_kill_restart_and_review(runs, browser, capsys):
             tab.wait(f"document.getElementById('progress').textContent.startsWith('{k} of 30')")
             key = "disagree" if k % 6 == 0 else "agree"
             given.append(key)
-            tab.js(f"document.getElementById({key!r}).click()")
+            if tab.js("!!document.getElementById('judge-level')"):  # a graded verdict
+                level = tab.js("document.getElementById('judge-level').textContent")
+                other = "none" if level in ("high", "medium") else "high"
+                tab.js(
+                    f"document.getElementById('level-{level if key == 'agree' else other}').click()"
+                )
+            else:
+                tab.js(f"document.getElementById({key!r}).click()")
         tab.wait("document.getElementById('progress').textContent.startsWith('30 of 30')")
         assert "labels" in tab.js("document.getElementById('live-agreement').textContent")
         assert tab.errors == []
@@ -237,3 +244,36 @@ def test_labels_by_localhost_are_saved_a_double_press_skips_nothing_and_a_refusa
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
+
+
+def test_people_label_relevance_verdicts_with_levels(runs, browser):
+    proc, url = start_view(runs)
+    try:
+        tab = browser.tab()
+        tab.open(url + "#/review/k3.jsonl")
+        tab.ready("/review/k3.jsonl")
+        graded = 0
+        for k in range(18):
+            tab.wait(f"document.getElementById('progress').textContent.startsWith('{k} of 30')")
+            if tab.js("!!document.getElementById('judge-level')"):
+                level = tab.js("document.getElementById('judge-level').textContent")
+                assert level in ("high", "medium", "low", "none")
+                assert tab.js("document.querySelectorAll('#card button').length") == 5
+                if graded % 2:  # the keyboard: n, l, m, h
+                    tab.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'm'}))")
+                else:
+                    tab.js("document.getElementById('level-high').click()")
+                graded += 1
+            else:
+                tab.js("document.getElementById('agree').click()")
+        tab.wait("document.getElementById('progress').textContent.startsWith('18 of 30')")
+        banner = tab.js("document.getElementById('live-agreement').textContent")
+        assert "context-relevance" in banner
+        assert tab.errors == []
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    stored = [x for x in LabelStore(runs).labels() if x.verdict.kind == "relevance"]
+    assert graded >= 4 and len(stored) == graded
+    assert sorted({x.label for x in stored}) == [2, 3]  # medium by key, high by click
+    assert all(isinstance(x.label, int) and not isinstance(x.label, bool) for x in stored)
