@@ -226,8 +226,10 @@ def test_demo_with_a_model_adds_the_llm_scorers(capsys, monkeypatch):
         calls = server.call_count
     report = json.loads(capsys.readouterr().out)
     assert code == 0
-    assert {"context-recall", "context-precision", "id-context-recall"} <= set(report["scores"])
-    assert calls == 28 * 3  # claims + verdicts + chunk verdicts per question
+    assert {"context-recall", "context-precision", "context-relevance", "id-context-recall"} <= set(
+        report["scores"]
+    )
+    assert calls == 28 * 4  # claims + verdicts + chunk verdicts + relevance per question
 
 
 SLOW_TARGET = """

@@ -250,6 +250,9 @@ def test_people_label_relevance_verdicts_with_levels(runs, browser):
     proc, url = start_view(runs)
     try:
         tab = browser.tab()
+        tab.open(url)
+        tab.ready("/")
+        tab.wait("document.querySelectorAll('#runs tbody tr').length === 3")  # all read
         tab.open(url + "#/review/k3.jsonl")
         tab.ready("/review/k3.jsonl")
         graded = 0
