@@ -161,3 +161,33 @@ def test_live_scores_land_under_the_span_of_the_call_they_score():
     # before: every live score hung under the first request's span (the service's context)
     assert sorted(s["parent"] for s in scores) == ["request d1", "request d2"]
     assert all("gen_ai.evaluation.result" in s["events"] for s in scores)  # callers had ended
+
+
+RELEVANCE = """
+import json
+{SETUP}
+from evals import run_evals
+from evals.testing import FakeLLMServer
+from scorers import create_context_relevance_scorer
+
+data = [{"id": "q1", "input": "Where was Einstein born?",
+         "context": [{"id": "d1", "text": "Einstein was born in Ulm."}]}]
+with FakeLLMServer() as server:
+    run_evals(data, [create_context_relevance_scorer(server.judge())], progress=False)
+print(json.dumps([{"name": s.name, "evaluations": [dict(e.attributes) for e in s.events
+                   if e.name == "gen_ai.evaluation.result"]}
+                  for s in exporter.get_finished_spans()], default=str))
+""".replace("{SETUP}", SETUP)
+
+
+@pytest.mark.slow
+def test_context_relevance_reports_its_evaluation_event():
+    pytest.importorskip("opentelemetry.sdk", reason="pip install opentelemetry-sdk")
+    proc = subprocess.run(
+        [sys.executable, "-c", RELEVANCE], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    spans = json.loads(proc.stdout.strip().splitlines()[-1])
+    events = [e for s in spans for e in s["evaluations"]]
+    assert any("context-relevance" in json.dumps(e) for e in events), spans
+    assert any(s["name"].startswith("scorekit.") and "relevance" in json.dumps(s) for s in spans)
