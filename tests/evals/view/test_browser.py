@@ -52,8 +52,9 @@ def test_browse_compare_label_kill_restart_and_review(runs, browser, capsys):
     try:
         tab = browser.tab()
         tab.open(url)
-        tab.ready("/")
-        assert tab.js("document.querySelectorAll('#runs tbody tr').length") == 3
+        tab.ready("/")  # the folder is read in the background: the page shows runs as they come
+        tab.wait("document.querySelectorAll('#runs tbody tr').length === 3")
+        tab.wait("document.querySelectorAll('#trends svg').length === 8")
         charts = tab.js("[...document.querySelectorAll('#trends svg')].map(s => s.dataset.scorer)")
         assert "context-recall" in charts and "mrr" in charts and len(charts) == 8
         points = "#trends svg[data-scorer='context-recall'] circle"
