@@ -12,6 +12,7 @@ before the click returns, whatever happens to the process after.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
@@ -28,7 +29,7 @@ from pydantic import BaseModel
 from scorers import ConfigError
 
 from ._judged import JudgeVerdict, Label
-from ._own_db import APPLICATION_ID, own_database
+from ._own_db import APPLICATION_ID, foreign, own_database, tables_of
 
 LABELS_FILE = "scorekit-labels.sqlite"
 """The labels database's name in a folder of runs."""
@@ -55,6 +56,11 @@ CREATE TABLE IF NOT EXISTS row_reviews (
 );
 CREATE TABLE IF NOT EXISTS written (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL);
 """
+
+
+@functools.cache
+def _tables() -> frozenset[str]:
+    return frozenset(tables_of(_SCHEMA))
 
 
 class RowReview(BaseModel):
@@ -121,7 +127,7 @@ class LabelStore:
                 "your runs or its scorekit-labels.sqlite"
             )
         (app,) = connection.execute("PRAGMA application_id").fetchone()
-        if app == APPLICATION_ID:
+        if app == APPLICATION_ID and not foreign(connection, set(_tables())):
             return
         try:
             with _SETUP:

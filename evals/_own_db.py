@@ -23,6 +23,35 @@ def _columns(db: sqlite3.Connection, table: str) -> list[str]:
     return [row[1] for row in db.execute(f'PRAGMA table_info("{table}")')]
 
 
+def _tables(db: sqlite3.Connection) -> set[str]:
+    rows = db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+    return {n for (n,) in rows if not n.startswith("sqlite_")}
+
+
+def foreign(db: sqlite3.Connection, ours: set[str]) -> str:
+    """Why the database ``db`` is not scorekit's of this kind ("" when it is): marked by
+    another application, or holding tables that are not ``ours`` (another application's,
+    or scorekit's other file: the index is no labels database)."""
+    (app,) = db.execute("PRAGMA application_id").fetchone()
+    found = _tables(db)
+    if app in (0, APPLICATION_ID) and found <= ours:
+        return ""
+    return (
+        f"another application's database (its tables: {', '.join(sorted(found)) or 'none'}); "
+        "scorekit writes only a file it made"
+    )
+
+
+def tables_of(schema: str) -> set[str]:
+    """The tables ``schema`` makes."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(schema)
+        return _tables(db)
+    finally:
+        db.close()
+
+
 def own_database(path: Path, schema: str, *, rebuild: bool) -> sqlite3.Connection:
     """A connection to the scorekit database at ``path``, its tables made as ``schema``
     says (the file is created and marked when missing or empty).
@@ -42,18 +71,16 @@ def own_database(path: Path, schema: str, *, rebuild: bool) -> sqlite3.Connectio
         raise ConfigError(f"{path} is a link; scorekit writes only a file it made")
     expected = sqlite3.connect(":memory:")
     expected.executescript(schema)
-    ours = {n for (n,) in expected.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    ours = _tables(expected)
     shapes = {table: _columns(expected, table) for table in ours}
     expected.close()
     db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
     try:
+        why = foreign(db, ours)
+        if why:
+            raise ConfigError(f"{path} is {why}")
         (app,) = db.execute("PRAGMA application_id").fetchone()
-        found = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if app not in (0, APPLICATION_ID) or (app == 0 and not found <= ours):
-            raise ConfigError(
-                f"{path} is another application's database (its tables: "
-                f"{', '.join(sorted(found)) or 'none'}); scorekit writes only a file it made"
-            )
+        found = _tables(db)
         if any(_columns(db, t) not in ([], shapes[t]) for t in found & ours):
             if not rebuild:
                 raise ConfigError(

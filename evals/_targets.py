@@ -103,11 +103,7 @@ def target_identity(target: Any) -> str:
     if isinstance(target, Agent):
         return f"Agent {target.name!r}"
     named = target if hasattr(target, "__qualname__") else type(target)
-    module = getattr(named, "__module__", None) or "?"
-    bound = getattr(target, "__self__", None)
-    if bound is not None and not isinstance(bound, type) and inspect.ismethod(target):
-        return f"{module}:{type(bound).__qualname__}.{target.__name__}"
-    return f"{module}:{getattr(named, '__qualname__', type(target).__name__)}"
+    return f"{getattr(named, '__module__', None) or '?'}:{named.__qualname__}"
 
 
 def target_caller(target: Any) -> Callable[[Any], Awaitable[Any]] | None:

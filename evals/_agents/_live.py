@@ -170,15 +170,15 @@ class LiveScoring:
             await service.stopped.wait()
 
 
-_AT_EXIT: weakref.WeakSet[LiveScoring] = weakref.WeakSet()
+_AT_EXIT: set[LiveScoring] = set()
 _EXIT_LOCK = threading.Lock()
 
 
 def _exit_wait(live: LiveScoring) -> None:
     """Have interpreter exit wait (up to `EXIT_WAIT_S`) for ``live``'s jobs on scorekit's
-    loop; registered after scorekit's loop, so it runs before that loop stops."""
+    loop; registered once, after scorekit's loop, so it runs before that loop stops."""
     with _EXIT_LOCK:
-        if not _AT_EXIT:
+        if not _AT_EXIT:  # a set that never empties: registered once
             atexit.register(_wait_at_exit)
         _AT_EXIT.add(live)
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from scorers import ConfigError
-from scorers.lowlevel import finite
+from scorers.lowlevel import finite, warn_user
 
 from .._calibration import agreement
 from .._graded import graded_agreement
@@ -173,9 +173,7 @@ def shown_agreements(
     except ConfigError as exc:
         if needed:
             raise
-        import sys
-
-        print(f"scorekit: warning: judge agreement not shown: {exc}", file=sys.stderr)
+        warn_user(f"judge agreement not shown: {exc}", UserWarning)
         return []
 
 

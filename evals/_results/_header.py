@@ -205,7 +205,7 @@ def differences(
             continue
         if a.definition != b.definition:
             errors.append(f"{sid}: {_what_differs(a, b)}")
-        if a.judge != b.judge:
+        if a.judge != b.judge or a.fingerprint != b.fingerprint:
             warnings.append(f"{sid}: {changes(a, b)}")
     return errors, warnings
 
@@ -259,7 +259,10 @@ def changes(a: ScorerDefinition, b: ScorerDefinition) -> str:
         return _what_differs(a, b)
     if a.judge_model != b.judge_model:
         return f"judge {a.judge_model} vs {b.judge_model}"
-    return f"judge settings {_changed(a.judge or {}, b.judge or {})}"
+    shown = _changed(a.judge or {}, b.judge or {})
+    if not shown:  # only parameters a results file does not record (credentials...)
+        return "judge settings that results files do not record (credentials, provider parameters)"
+    return f"judge settings {shown}"
 
 
 def _what_differs(a: ScorerDefinition, b: ScorerDefinition) -> str:

@@ -135,7 +135,14 @@ def _spellings(value: str) -> set[str]:
     return spellings
 
 
-_SECRET_PARAM = re.compile(r"(key|token|secret|password|passwd|credential|auth|cookie|sig)", re.I)
+_SECRET_PARAM = re.compile(
+    r"(api[_-]?key|access[_-]?key|private[_-]?key|secret|password|passwd|credential|token$|"
+    r"_token|auth(?!ors?$)|cookie|signature)",
+    re.I,
+)
+"""Names of parameters that hold credentials (``aws_secret_access_key``, ``azure_ad_token``,
+``extra_body.api_key``); narrow on purpose: a redacted value is taken out of every judge
+answer too, so a plain word under a name like ``keywords`` must not be."""
 
 
 def _secret_params(value: Any, secret: bool = False) -> Iterator[str]:

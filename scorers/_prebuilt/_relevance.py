@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .._context import ContextOptions
+from .._context import ContextOptions, resolve_context
 from .._fences import clip, fence
 from .._i18n import Language, reasons_in, resolve, t
 from .._messages import question_text
@@ -274,8 +274,6 @@ def create_context_relevance_scorer(
 
 
 def _context_step(options: ContextRelevanceOptions) -> Any:
-    from .._context import resolve_context
-
     async def context(run: ScorerRun, results: StepResults) -> list[Chunk] | NotScorable:
         if not question_text(run.input).strip():
             return not_scorable(

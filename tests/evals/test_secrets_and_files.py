@@ -220,3 +220,51 @@ def test_one_malformed_results_file_hides_no_other_run(tmp_path):
     with ViewServer(tmp_path, port=0) as view:  # the failures are remembered on restart
         view.app.index.wait()
         assert set(view.app.runs({})["failed"]) == {"inf.jsonl", "deep.jsonl"}
+
+
+def test_only_credentials_are_redacted_never_a_word_of_the_answer(tmp_path):
+    with FakeLLMServer() as server:
+        judge = server.judge(extra_body={"keywords": "Einstein", "api_key": SECRETS[2]})
+        result = run_evals([ROW], [create_context_recall_scorer(judge)], progress="none")
+    claims = result.items[0].scorer_results["context-recall"].details["claims"]["claims"]
+    assert claims == ["Einstein was born in Ulm."]  # "Einstein" is no credential
+
+
+def test_a_change_the_file_does_not_record_is_named_as_such(tmp_path):
+    from evals import compare_runs
+
+    with FakeLLMServer() as server:
+        for name, token in (("a", "TOKEN-ONE-1"), ("b", "TOKEN-TWO-2")):
+            judge = server.judge(azure_ad_token=token)
+            run_evals([ROW], [create_context_recall_scorer(judge)],
+                      results_path=tmp_path / f"{name}.jsonl", progress="none")  # fmt: skip
+    warnings = compare_runs(tmp_path / "a.jsonl", tmp_path / "b.jsonl").warnings
+    assert (
+        warnings
+        == [
+            "context-recall: judge settings that results files do not record (credentials, "
+            "provider parameters)"
+        ]
+        or warnings == []
+    )
+    for name in ("a", "b"):
+        assert "TOKEN-" not in (tmp_path / f"{name}.jsonl").read_text()
+
+
+def test_the_index_is_no_labels_database(tmp_path):
+    import pytest
+
+    from evals._view import ViewServer
+    from scorers import ConfigError
+
+    _small_run(tmp_path)
+    with ViewServer(tmp_path, port=0) as view:
+        view.app.index.wait()
+    index = tmp_path / ".scorekit-index.sqlite"
+    before = _rows(index, "sqlite_master")
+    with pytest.raises(ConfigError, match="not a scorekit labels database"):
+        ViewServer(tmp_path, port=0, labels=index).app.store.save(
+            __import__("evals").JudgeVerdict(scorer_id="context-recall", kind="claim",
+                                             judge_model="m", prompt_version="1", text="c",
+                                             supported=True), True)  # fmt: skip
+    assert _rows(index, "sqlite_master") == before
