@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, Field
 
-from scorers import bootstrap
+from scorers import bootstrap, bootstrap_interval
 from scorers.lowlevel import write_atomically
 
 
@@ -130,10 +130,9 @@ def agreement(
     if len(y) and resamples:
         samples = bootstrap(_metric_arrays, y, p, resamples=resamples, seed=seed)
         for name, values in samples.items():
-            defined = values[~np.isnan(values)]
-            if len(defined):
-                low, high = np.percentile(defined, [2.5, 97.5])
-                ci[name] = [float(low), float(high)]
+            interval = bootstrap_interval(values)
+            if interval is not None:
+                ci[name] = list(interval)
     confusion = {
         "tp": int(np.sum(y & p)),
         "fp": int(np.sum(~y & p)),

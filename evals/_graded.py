@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from scorers import DatasetError, Scorer, ScorerRun, bootstrap
+from scorers import DatasetError, Scorer, ScorerRun, bootstrap, bootstrap_interval
 
 from ._calibration import Calibration, Disagreement, agreement
 
@@ -85,10 +85,9 @@ def graded_agreement(
         samples = bootstrap(lambda a, b: _graded_arrays(a, b, levels), y, p,
                             resamples=resamples, seed=seed)  # fmt: skip
         for name, values in samples.items():
-            defined = values[~np.isnan(values)]
-            if len(defined):
-                low, high = np.percentile(defined, [2.5, 97.5])
-                ci[name] = [float(low), float(high)]
+            interval = bootstrap_interval(values)
+            if interval is not None:
+                ci[name] = list(interval)
     return metrics, ci
 
 

@@ -78,6 +78,7 @@ from ._reading import result_text as final_text
 from ._significance import (
     PairedTest,
     bootstrap,
+    bootstrap_interval,
     holm,
     mean_ci,
     paired_table,
@@ -152,6 +153,7 @@ __all__ = [
     "WrittenQuestion",
     "average_precision",
     "bootstrap",
+    "bootstrap_interval",
     "compare_rankings",
     "create_context_precision_scorer",
     "create_context_recall_scorer",

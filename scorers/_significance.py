@@ -93,6 +93,18 @@ def bootstrap(
     return np.concatenate(parts) if parts else np.empty(0)
 
 
+def bootstrap_interval(values: Any) -> tuple[float, float] | None:
+    """The 95% percentile interval of a bootstrap distribution, the one rule every interval
+    of scorekit uses: the ``ceil(0.025 B)``-th smallest and largest of the ``B`` defined
+    values (NaN resamples, e.g. a κ with one class, are left out); None when none is."""
+    found = np.sort(np.asarray(values, dtype=np.float64))
+    found = found[~np.isnan(found)]
+    if not len(found):
+        return None
+    k = max(1, math.ceil(ALPHA / 2 * len(found)))
+    return float(found[k - 1]), float(found[-k])
+
+
 class PairedTest(BaseModel):
     """The paired comparison of one metric.
 
@@ -210,8 +222,7 @@ def paired_test(
         d, resamples, rng, bounds
     )
     means = np.sort(bootstrap(lambda v: v.mean(axis=1), d, resamples=resamples, rng=rng))
-    k = math.ceil(ALPHA / 2 * resamples)  # the k-th smallest and largest bound the interval
-    result.bootstrap_low, result.bootstrap_high = float(means[k - 1]), float(means[-k])
+    result.bootstrap_low, result.bootstrap_high = bootstrap_interval(means) or (None, None)
     below = int(np.searchsorted(means, 0.0, side="right"))  # means <= 0
     above = resamples - int(np.searchsorted(means, 0.0, side="left"))  # means >= 0
     result.p_bootstrap = min(1.0, 2 * min(below, above) / resamples)

@@ -124,6 +124,39 @@ def make_odd_case(seed: int) -> Case:
     return Case(f"odd{seed}", "\n".join(qrels) + "\n", "\n".join(run) + "\n")
 
 
+def make_sparse_case(seed: int) -> Case:
+    """Where trec_eval's ``-c``, ``-J``, ``-M`` and negative ``-l`` meet (issue 56): many
+    judged queries without a ranking, rankings of only unjudged documents (empty under
+    ``-J``), very short rankings, and (one seed in four) no query on both sides."""
+    rng = random.Random(seed)
+    qrels_lines: list[str] = []
+    run_lines: list[str] = []
+    apart = seed % 4 == 0
+    for q in range(rng.randint(2, 7)):
+        query = f"s{q}"
+        judged = [f"j{rng.randint(1, 30)}" for _ in range(rng.randint(1, 6))]
+        for i, doc in enumerate(dict.fromkeys(judged)):
+            # a query whose every grade is negative breaks trec_eval 10 (docs/ir.md)
+            grade = rng.choice(GRADES if i else GRADES[2:])
+            qrels_lines.append(f"{query} 0 {doc} {grade}")
+        shape = rng.choice(["none", "unjudged", "short", "mixed"])
+        if shape == "none":
+            continue
+        pool = {"unjudged": [], "short": judged[:1]}.get(shape, judged)
+        docs = list(
+            dict.fromkeys(pool + [f"u{rng.randint(1, 9)}" for _ in range(rng.randint(0, 4))])
+        )
+        if not docs:
+            docs = ["u0"]
+        ranked_query = f"other{q}" if apart else query
+        for rank, doc in enumerate(docs, start=1):
+            run_lines.append(f"{ranked_query} Q0 {doc} {rank} {rng.randint(0, 5)} runS")
+    if not run_lines:
+        run_lines.append("zz Q0 u0 1 1 runS")
+    rng.shuffle(run_lines)
+    return Case(f"sparse{seed}", "\n".join(qrels_lines) + "\n", "\n".join(run_lines) + "\n")
+
+
 def encoded(text: str) -> bytes:
     """A case's file as bytes (surrogate escapes back to the bytes they stand for)."""
     return text.encode("utf-8", "surrogateescape")
@@ -158,18 +191,31 @@ OPTIONS: dict[str, list[str]] = {
     "gains_l2": ["-m", "ndcg_rel.2=1", "-m", "Rndcg", "-m", "ndcg", "-m", "G", "-l", "2", "-q"],
     "dcg": ["-m", "dcg", "-m", "ideal_dcg", "-m", "G", "-m", "rbp_resid.p=0.8", "-q", "-l", "2"],
     "n": ["-m", "official", "-n", "-q", "-l", "3"],
+    "c_J": ["-m", "all_trec", "-c", "-J", "-q"],
+    "c_M0": ["-m", "all_trec", "-c", "-M", "0", "-q"],
+    "c_M1_J": ["-m", "all_trec", "-c", "-M", "1", "-J", "-q"],
+    "c_strings": ["-m", "relstring", "-m", "relstring.3", "-m", "relstring.0", "-c", "-q"],
+    "c_strings_J": ["-m", "relstring.2", "-m", "11pt_avg", "-c", "-J", "-q"],
+    "l_neg1": ["-m", "all_trec", "-l", "-1", "-q"],
+    "l_neg2_c": ["-m", "all_trec", "-l", "-2", "-c", "-q"],
     "mixed_order": ["-m", "recall.7,2", "-m", "bpref", "-m", "P", "-m", "runid", "-m", "unj.3"],
 }
 """trec_eval arguments each case is run with (name: arguments)."""
 
 SEEDS = range(32)
+SPARSE_SEEDS = range(200, 224)
+"""Seeds of `make_sparse_case`."""
 ODD_SEEDS = range(100, 116)
 """Seeds of `make_odd_case` (issue 47: what trec_eval reads that people's files hold)."""
 
 
 def all_cases() -> list[Case]:
-    """Every seeded case: `make_case` then `make_odd_case`."""
-    return [make_case(s) for s in SEEDS] + [make_odd_case(s) for s in ODD_SEEDS]
+    """Every seeded case: `make_case`, `make_odd_case`, then `make_sparse_case`."""
+    return (
+        [make_case(s) for s in SEEDS]
+        + [make_odd_case(s) for s in ODD_SEEDS]
+        + [make_sparse_case(s) for s in SPARSE_SEEDS]
+    )
 
 
 ON_SHARED_FILES = {

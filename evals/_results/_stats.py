@@ -17,10 +17,10 @@ def two_level_ci(
 ) -> tuple[float, float] | None:
     """95% percentile interval of the mean over items whose scores were sampled k times:
     items are resampled with replacement and, within each, its k samples too
-    (`scorers.bootstrap`)."""
+    (`scorers.bootstrap`, `scorers.bootstrap_interval`)."""
     import numpy as np
 
-    from scorers import bootstrap
+    from scorers import bootstrap, bootstrap_interval
 
     rows = [list(s) for s in sample_scores if len(s)]
     if len(rows) < 2:
@@ -38,8 +38,7 @@ def two_level_ci(
     means = bootstrap(
         mean_of_item_means, matrix, sizes, resamples=resamples, rng=rng, cells=200_000
     )
-    low, high = np.percentile(means, [2.5, 97.5])
-    return float(low), float(high)
+    return bootstrap_interval(means)
 
 
 class CallTotals(BaseModel):

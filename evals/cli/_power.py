@@ -8,7 +8,7 @@ import json
 import math
 from typing import Any
 
-from scorers import ConfigError, detectable_change, items_needed
+from scorers import MIN_PAIRED, ConfigError, detectable_change, items_needed
 
 from ._output import EXIT_OK
 
@@ -48,8 +48,8 @@ def run(args: argparse.Namespace) -> int:
     for name, row in rows.items():
         print(_sentence(name, row))
     print(
-        "80% power, two-sided alpha 0.05, paired t-test: detectable = (t(0.975, n-1) + "
-        "t(0.8, n-1)) * sd / sqrt(n)"
+        "80% power, two-sided alpha 0.05, paired t-test (noncentral t, n - 1 degrees of "
+        f"freedom); no test is made on fewer than {MIN_PAIRED} items"
     )
     return EXIT_OK
 
@@ -76,7 +76,7 @@ def _row(sd: float, n: int | None, drop: float | None, paired: bool) -> dict[str
         "sd_difference": sd,
         "assumed_uncorrelated": not paired,
         "n": n,
-        "detectable": None if n is None else detectable_change(sd, n),
+        "detectable": None if n is None or n < MIN_PAIRED else detectable_change(sd, n),
         "drop": drop,
         "items_needed": None if drop is None else items_needed(sd, drop),
     }
@@ -84,7 +84,9 @@ def _row(sd: float, n: int | None, drop: float | None, paired: bool) -> dict[str
 
 def _sentence(name: str, row: dict[str, Any]) -> str:
     parts = []
-    if row["n"] is not None:
+    if row["n"] is not None and row["detectable"] is None:
+        parts.append(f"{row['n']} items are too few for a paired test ({MIN_PAIRED} needed)")
+    elif row["n"] is not None:
         parts.append(f"{row['n']} items can see a change of {row['detectable']:.3f}")
     if row["drop"] is not None:
         parts.append(f"a change of {row['drop']:g} needs about {row['items_needed']:,} items")

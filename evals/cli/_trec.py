@@ -122,6 +122,13 @@ def run(args: argparse.Namespace) -> int:
     check_resamples(args)
     if args.max_docs is not None and args.max_docs < 0:
         raise ConfigError(f"-M must be an integer >= 0; got {args.max_docs}")
+    if args.relevance_level < 0:
+        print(
+            f"scorekit: with -l {args.relevance_level} a document the qrels do not judge counts "
+            "as relevant in every measure; trec_eval 10 counts it in some and not in others "
+            "(docs/ir.md, deliberate differences)",
+            file=sys.stderr,
+        )
     names = trec_names(args.metric or ["official"])
     metrics = [n for n in names if n not in SPECIAL]
     if not metrics:

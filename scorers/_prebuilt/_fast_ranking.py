@@ -54,7 +54,8 @@ def ranking_block(ranked: Sequence[RankedIds | None]) -> RankingBlock | None:
         ids = ranked[slot]
         assert ids is not None
         got = ids.grades.get
-        ranked_grades = [got(doc, NOT_JUDGED) for doc in ids.retrieved_ids]
+        # an empty ranking: trec_eval -c's stand-in document, as `single_query_batch`
+        ranked_grades = [got(doc, NOT_JUDGED) for doc in ids.retrieved_ids] or [NOT_JUDGED]
         lengths.append(len(ranked_grades))
         grades.extend(ranked_grades)
         values = list(ids.grades.values())
@@ -80,7 +81,7 @@ def ranking_block(ranked: Sequence[RankedIds | None]) -> RankingBlock | None:
         ),
         judged_offsets=judged_offsets,
         judged_grades=judged_array,
-        missing=np.zeros(count, dtype=bool),
+        missing=np.array([not ranked[slot].retrieved_ids for slot in slots], dtype=bool),  # type: ignore[union-attr]
     )
     relevant = np.flatnonzero(grade_array > 0)
     cuts = np.searchsorted(relevant, batch.offsets)

@@ -11,7 +11,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from .._errors import ConfigError
-from ._kernel import RankedBatch
+from ._kernel import NONPOOL_GRADE, RankedBatch
 
 if TYPE_CHECKING:
     import numpy as np
@@ -19,10 +19,12 @@ else:
     from .._lazy import np
 
 NOT_JUDGED = -math.inf
-NONPOOL = -1.0
-"""The grade of a ranked document the qrels do not judge (trec_eval's "not in the pool")."""
+NONPOOL = NONPOOL_GRADE
 UNJUDGED = -2.0
 """The grade of a ranked document the qrels give a negative grade ("in the pool, unjudged")."""
+STAND_IN: Mapping[str, float] = {"ceci_nest_pas_un_docno": 1.0}
+"""The ranking trec_eval 10 gives a judged query the run does not rank under ``-c``: one
+document, named so that no qrels judge it; ``-M`` and ``-J`` apply to it as to any."""
 
 
 def pool_grades(grades: np.ndarray) -> np.ndarray:
@@ -93,6 +95,15 @@ def _string_keys(names: list[str]) -> list[np.ndarray]:
     return [words[:, i] for i in range(width // 8)]
 
 
+MAX_GRADE = 2.0**53
+"""The largest grade magnitude evaluated: beyond it a float no longer holds every integer."""
+
+
+def _worst(grades: np.ndarray) -> float:
+    bad = grades[~(np.abs(grades) <= MAX_GRADE)]
+    return float(bad[0])
+
+
 @dataclass(frozen=True)
 class Depth:
     """How much of each ranking counts: trec_eval's ``-M``, ``-J`` and ``-N``."""
@@ -116,9 +127,8 @@ def ranked_batch(
     grades: list[float] = []
     judged_lengths: list[int] = []
     judged: list[float] = []
-    empty: Mapping[str, float] = {}
     for query in queries:
-        ranking = run.get(query, empty)
+        ranking = run.get(query, STAND_IN)
         judgements = qrels[query]
         lengths.append(len(ranking))
         docs.extend(ranking)
@@ -135,6 +145,11 @@ def ranked_batch(
         raise ConfigError("a run holds a score that is NaN or infinite")
     all_grades = np.asarray(grades, dtype=np.float64)
     judged_array = np.asarray(judged, dtype=np.float64)
+    if judged_array.size and not (np.abs(judged_array) <= MAX_GRADE).all():
+        raise ConfigError(
+            f"the qrels hold a grade that is NaN, infinite or beyond ±2**53 "
+            f"({_worst(judged_array)!r}); grades are small integers (0-3, say)"
+        )
     if (judged_array < 0).any():  # trec_eval: any negative grade is "pooled, unjudged"
         not_judged = np.isinf(all_grades)
         all_grades[all_grades < 0] = UNJUDGED

@@ -112,9 +112,15 @@ def _relstrings(batch: RankedBatch, lengths: dict[str, int]) -> dict[str, list[s
         return {}
     offsets = batch.offsets
     rows = [batch.grades[offsets[q] : offsets[q + 1]] for q in range(batch.n_queries)]
-    return {
+    strings = {
         name: ["".join(map(char, row[: max(n, 0)])) for row in rows] for name, n in lengths.items()
     }
+    if "relstring" in strings and batch.missing is not None:  # trec_eval -c clears the
+        strings["relstring"] = [  # plain name's string only; relstring_N keeps its '-'
+            "" if absent else text
+            for text, absent in zip(strings["relstring"], batch.missing.tolist(), strict=True)
+        ]
+    return strings
 
 
 def _scored(ranking: Mapping[str, float] | Sequence[str]) -> Mapping[str, float]:
@@ -177,7 +183,8 @@ def evaluate_ranking(
 
     Raises:
         ConfigError: For unknown metric names, bad scores or an unknown ``missing``.
-        DatasetError: When no query has both judgements and a ranking, or when a
+        DatasetError: When no query is evaluated (with ``missing="ignore"``, none has
+            both judgements and a ranking; with ``"zero"``, the qrels are empty), or when a
             document is listed twice within the evaluated depth of a judged query
             (`load_run` keeps such copies aside; trec_eval refuses them too).
     """
@@ -194,7 +201,7 @@ def evaluate_ranking(
     missing_from_run = [q for q in qrels if q not in scored]
     missing_from_qrels = [q for q in scored if q not in qrels]
     queries = [q for q in qrels if q in scored] if missing == "ignore" else list(qrels)
-    if not any(q in scored for q in qrels):
+    if not queries or (missing == "ignore" and not any(q in scored for q in qrels)):
         raise DatasetError(
             "no query has both judgements and a ranking: the run's query ids "
             f"({_some(scored)}) and the qrels' ({_some(qrels)}) do not meet"
@@ -205,7 +212,8 @@ def evaluate_ranking(
     batch = ranked_batch(qrels, scored, queries, float(relevance_level), depth)
     columns = {m.name: batch.values(m) for m in parsed}
     lists = {name: values.tolist() for name, values in columns.items()}
-    means = {m.name: _aggregate(m, columns[m.name]) for m in parsed}
+    summed = _strcmp_order(queries)
+    means = {m.name: _aggregate(m, columns[m.name][summed]) for m in parsed}
     if missing == "zero":
         for m in parsed:
             if m.kind == "num_rel":  # trec_eval -c: every positive judgement
@@ -255,10 +263,18 @@ def _refuse_duplicates(
                 )
 
 
+def _strcmp_order(queries: list[str]) -> np.ndarray:
+    """The positions of ``queries`` in the order trec_eval evaluates (and sums) them:
+    their ids sorted as strcmp sorts the UTF-8 bytes."""
+    keys = [q.encode("utf-8", "surrogateescape") for q in queries]
+    return np.asarray(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.int64)
+
+
 def _aggregate(metric: Metric, values: np.ndarray) -> float:
-    """What trec_eval prints on its ``all`` line: the mean over the queries, summed in
-    query order as trec_eval sums; the sum of a count; the geometric mean (of the
-    floored per-query values) for ``gm_map`` and ``gm_bpref``."""
+    """What trec_eval prints on its ``all`` line from the per-query ``values`` in its
+    order (`_strcmp_order`): their mean, summed one by one in that order; the sum of a
+    count; the geometric mean (of the floored per-query values) for ``gm_map`` and
+    ``gm_bpref``."""
     if not len(values):
         return math.nan
     total = float(np.cumsum(values)[-1])

@@ -86,14 +86,26 @@ class Gains:
         return gains
 
     def table(self, judged: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The gain of each level a query knows (its judged levels, those set) and how
-        many of its judged documents have it."""
-        counts = np.bincount(judged[judged >= 0].astype(np.int64))
-        levels = sorted(set(range(len(counts))) | set(self.levels))
+        """The gain of each level a query knows and how many of its judged documents
+        have it, in level order.
+
+        trec_eval knows every level from 0 to the highest grade, and those set. A level
+        between them that no document has and no parameter sets only counts through its
+        gain (the level itself) as the smallest or the largest gain, so only the lowest
+        and the highest such level are kept: no array as long as the highest grade.
+        """
+        found, counts = np.unique(judged[judged >= 0].astype(np.int64), return_counts=True)
+        known = dict(zip(found.tolist(), counts.tolist(), strict=True))
+        if known:
+            top = max(known)
+            unset = (lv for lv in range(top + 1) if lv not in self.levels)
+            down = (lv for lv in range(top, -1, -1) if lv not in self.levels)
+            for level in (next(unset, None), next(down, None)):
+                if level is not None:
+                    known.setdefault(level, 0)
+        levels = sorted(set(known) | set(self.levels))
         gains = np.array([self.levels.get(lv, float(lv)) for lv in levels], dtype=np.float64)
-        number = np.array(
-            [counts[lv] if 0 <= lv < len(counts) else 0 for lv in levels], dtype=np.int64
-        )
+        number = np.array([known.get(lv, 0) for lv in levels], dtype=np.int64)
         return gains, number
 
     def ideal(self, judged: np.ndarray) -> tuple[np.ndarray, float, float]:
@@ -149,7 +161,7 @@ def values(batch: RankedBatch, metric: Any) -> np.ndarray:
         total = batch._per_query(weight[batch.rank0], unjudged)
         any_unjudged = np.bincount(batch.query[unjudged], minlength=batch.n_queries) > 0
         depth = np.diff(batch.offsets)
-        return np.where(any_unjudged & ~batch.missing, weight[depth] + (1 - p) * total, 0.0)
+        return np.where(any_unjudged, weight[depth] + (1 - p) * total, 0.0)
     raise AssertionError(kind)  # pragma: no cover
 
 
@@ -164,8 +176,7 @@ def _utility(batch: RankedBatch, metric: Any) -> np.ndarray:
     ret = np.diff(batch.offsets).astype(np.float64)
     rel = batch.num_rel.astype(np.float64)
     value = a * rel_ret + b * (ret - rel_ret) + c * (rel - rel_ret)
-    value = value + d * (batch.collection_size + rel_ret - ret - rel)
-    return np.where(batch.missing, 0.0, value)
+    return value + d * (batch.collection_size + rel_ret - ret - rel)  # type: ignore[no-any-return]
 
 
 def _per_query(batch: RankedBatch, metric: Any) -> np.ndarray:

@@ -163,8 +163,5 @@ def _iprec(batch: RankedBatch, level: float) -> np.ndarray:
     if len(first):
         out[valid] = np.maximum.reduceat(precision, bounds)[0::2]
     # trec_eval divides 0 retrieved relevant by 0 retrieved at recall 0: NaN
-    empty = (np.diff(batch.offsets) == 0) & (needed == 0)
-    if batch.missing is not None:
-        empty &= ~batch.missing
-    out[empty] = np.nan
+    out[(np.diff(batch.offsets) == 0) & (needed == 0)] = np.nan
     return out

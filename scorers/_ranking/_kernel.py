@@ -24,6 +24,10 @@ else:
     from .._lazy import np
 
 
+NONPOOL_GRADE = -1.0
+"""The grade of a ranked document the qrels do not judge (trec_eval's "not in the pool")."""
+
+
 @dataclass(frozen=True)
 class Metric:
     """A parsed metric name.
@@ -133,7 +137,8 @@ class RankedBatch:
         num_nonrel: Judged non-relevant documents per query in the qrels (bpref).
         judged_offsets: CSR offsets of ``judged_grades``.
         judged_grades: Every qrels grade of each query (the gain measures' levels).
-        missing: Queries counted without a ranking (trec_eval ``-c``).
+        missing: Judged queries the run does not rank (trec_eval ``-c``), ranked as
+            trec_eval ranks them: one document nobody judged (`_batch.STAND_IN`).
         collection_size: Documents in the collection (trec_eval ``-N``, for utility).
     """
 
@@ -220,9 +225,12 @@ class RankedBatch:
     def values(self, metric: Metric) -> np.ndarray:
         """The metric's value for every query, as trec_eval computes it (the table's
         entry of its measure, `_measures.MEASURES`)."""
-        compute = measure_of(metric.kind).compute
-        assert compute is not None
-        return compute(self, metric)
+        measure = measure_of(metric.kind)
+        assert measure.compute is not None
+        values = measure.compute(self, metric)
+        if measure.zero_without_ranking and self.missing is not None and self.missing.any():
+            values = np.where(self.missing, 0.0, values)
+        return values
 
 
 def single_query_batch(
@@ -231,8 +239,12 @@ def single_query_batch(
     relevance_level: float,
 ) -> RankedBatch:
     """A batch of one query: the grades of its ranked documents (-1 for a document not
-    judged) and all its judgements."""
+    judged) and all its judgements. An empty ranking is read as trec_eval ``-c`` reads a
+    query the run does not rank (its stand-in document, then 0 where ``-c`` resets)."""
     grades = np.asarray(ranked_grades, dtype=np.float64)
+    unranked = not len(grades)
+    if unranked:
+        grades = np.array([NONPOOL_GRADE])
     judged = np.asarray(judged_grades, dtype=np.float64)
     ideal = -np.sort(-judged[judged > 0])
     return RankedBatch(
@@ -245,5 +257,5 @@ def single_query_batch(
         num_nonrel=np.array([np.count_nonzero((judged >= 0) & (judged < relevance_level))]),
         judged_offsets=np.array([0, len(judged)]),
         judged_grades=judged,
-        missing=np.zeros(1, dtype=bool),
+        missing=np.array([unranked]),
     )

@@ -45,6 +45,8 @@ class Measure:
             (the batch then keeps exact tie order).
         judged_only: It tells judged non-relevant documents from unjudged ones.
         sets: The named sets of ``-m`` that hold it (``official``, ``all_trec``, ``set``).
+        zero_without_ranking: trec_eval ``-c`` sets it to 0 for a judged query the run
+            does not rank, after computing it on its stand-in ranking (`_batch.STAND_IN`).
     """
 
     name: str
@@ -58,6 +60,7 @@ class Measure:
     exact_ties: bool = False
     judged_only: bool = False
     sets: frozenset[str] = frozenset({"all_trec"})
+    zero_without_ranking: bool = False
 
 
 MEASURES: dict[str, Measure] = {}
@@ -164,7 +167,7 @@ _COUNT = {"mean": "sum", "per_item": False}
 for _entry in (
     Measure("runid", None, sets=_OFFICIAL | _SET, per_item=False),
     Measure("num_q", None, sets=_OFFICIAL | _SET, per_item=False),
-    Measure("num_ret", _judged, sets=_EVERY, **_COUNT),  # type: ignore[arg-type]
+    Measure("num_ret", _judged, sets=_EVERY, zero_without_ranking=True, **_COUNT),  # type: ignore[arg-type]
     Measure("num_rel", _judged, sets=_EVERY, **_COUNT),  # type: ignore[arg-type]
     Measure("num_rel_ret", _judged, sets=_EVERY, **_COUNT),  # type: ignore[arg-type]
     Measure("map", _average_precision, sets=_OFFICIAL),
@@ -180,7 +183,8 @@ for _entry in (
     Measure("infAP", _judged, judged_only=True),
     Measure("gm_bpref", experimental_values, mean="geometric", per_item=False),
     Measure("Rprec_mult", experimental_values, cutoffs=MULTIPLES, fraction=True),
-    Measure("utility", experimental_values, params=True, per_item=False, sets=_SET),
+    Measure("utility", experimental_values, params=True, per_item=False, sets=_SET,
+            zero_without_ranking=True),
     Measure("11pt_avg", experimental_values, params=True),
     Measure("binG", experimental_values),
     Measure("G", experimental_values, params=True),
@@ -200,8 +204,10 @@ for _entry in (
     Measure("set_F", _judged, sets=_SET),
     Measure("num_nonrel_judged_ret", _judged, judged_only=True, **_COUNT),  # type: ignore[arg-type]
     Measure("rbp", experimental_values, params=True, exact_ties=True),
-    Measure("rbp_resid", experimental_values, params=True, exact_ties=True),
-    Measure("unj", experimental_values, cutoffs=("5", "10", "20"), exact_ties=True),
+    Measure("rbp_resid", experimental_values, params=True, exact_ties=True,
+            zero_without_ranking=True),
+    Measure("unj", experimental_values, cutoffs=("5", "10", "20"), exact_ties=True,
+            zero_without_ranking=True),
 ):  # fmt: skip
     register_measure(_entry)
 

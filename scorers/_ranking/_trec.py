@@ -74,6 +74,8 @@ def _number(file: str, number: int, field: str, text: str) -> float:
 
 
 _LEADING_INTEGER = re.compile(r"[+-]?\d+")
+MAX_GRADE = 2**53
+"""The largest grade magnitude read: beyond it a float no longer holds every integer."""
 
 
 def _grade(file: str, number: int, text: str) -> int:
@@ -81,6 +83,11 @@ def _grade(file: str, number: int, text: str) -> int:
     found = _LEADING_INTEGER.match(text)
     if found is None:
         raise DatasetError(f"{file} line {number}: grade {text!r} is not an integer")
+    if abs(int(found.group())) > MAX_GRADE:
+        raise DatasetError(
+            f"{file} line {number}: grade {text!r} is beyond ±2**53, where numbers stop "
+            "being exact; grades are small integers (0-3, say)"
+        )
     if found.end() != len(text):
         warn_user(
             f"{file} line {number}: grade {text!r} read as {int(found.group())}, as "

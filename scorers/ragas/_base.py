@@ -197,8 +197,16 @@ class RagasMetric:
     (0 or NaN, as Ragas); Ragas 0.4's ``collections`` metrics refuse them."""
 
     def __init__(self, llm: Judge | str | None = None, name: str | None = None):
-        # without llm=, ``evaluate(..., llm=...)`` gives it, as in Ragas; scoring with
-        # neither is the error (`_scorer`)
+        # a legacy metric without llm= takes ``evaluate(..., llm=...)``'s, as in Ragas
+        # (scoring with neither is the error, `_scorer`); a collections metric refuses to
+        # be built without one, as Ragas 0.4.3's do
+        if llm is None and self.needs_llm and not self.legacy:
+            raise ConfigError(
+                f"{type(self).__name__} is a collections metric: it needs an llm when it is "
+                "built, as in Ragas 0.4 (llm=llm_factory('gpt-4o-mini', ...), a Judge or a "
+                "litellm model string); the legacy metrics (scorers.ragas.metrics) take "
+                "evaluate(llm=...)'s"
+            )
         self.llm = ragas_judge(llm)
         if name is not None:
             self.name = name

@@ -273,7 +273,7 @@ async def aevaluate(
         raise ConfigError("return_executor=True is not supported: evaluate returns the result")
     if not metrics:
         raise ConfigError(
-            "evaluate needs metrics, e.g. metrics=[LLMContextRecall(), ContextPrecision()] "
+            "evaluate needs metrics, e.g. metrics=[LLMContextRecall(), LLMContextPrecisionWithReference()] "
             "(Ragas' default set includes metrics this facade does not have)"
         )
     if run_config is not None:

@@ -35,3 +35,30 @@ def test_rows_stay_aligned_across_arrays_and_dict_statistics_are_joined() -> Non
 def test_no_rows_is_an_error() -> None:
     with pytest.raises(ValueError, match="at least one row"):
         bootstrap(lambda v: v.mean(axis=1), np.array([]), resamples=10)
+
+
+def test_one_interval_rule_everywhere() -> None:
+    """Every bootstrap interval of scorekit is `bootstrap_interval` over `bootstrap`'s
+    draws: the agreement κ and accuracy intervals (once drawn apart, with
+    interpolated percentiles) equal it, and no module computes percentiles or resamples
+    rows of its own."""
+    from pathlib import Path
+
+    from evals._calibration import _metric_arrays, agreement
+    from scorers import bootstrap_interval
+
+    rng = np.random.default_rng(3)
+    labels, predicted = rng.random(40) < 0.5, rng.random(40) < 0.6
+    _, ci, _ = agreement(labels.tolist(), predicted.tolist(), resamples=500, seed=2)
+    draws = bootstrap(_metric_arrays, labels, predicted, resamples=500, seed=2)
+    for name in ("kappa", "accuracy"):
+        assert tuple(ci[name]) == bootstrap_interval(draws[name])
+    assert bootstrap_interval(np.arange(1.0, 41.0)) == (1.0, 40.0)  # ceil(0.025 * 40) = 1
+    assert bootstrap_interval(np.arange(1.0, 201.0)) == (5.0, 196.0)
+    assert bootstrap_interval(np.array([np.nan])) is None
+    root = Path(__file__).resolve().parents[2]
+    for path in [*root.glob("scorers/**/*.py"), *root.glob("evals/**/*.py")]:
+        text = path.read_text()
+        assert "np.percentile(" not in text and "np.quantile(" not in text, path
+        if path.name != "_significance.py":
+            assert ".integers(0, n" not in text, path

@@ -9,6 +9,7 @@ import pytest
 from evals.testing import FakeLLMServer
 from scorers import ConfigError
 from scorers.ragas import (
+    ContextPrecisionWithoutReference,
     ContextRecall,
     DistanceMeasure,
     EvaluationResult,
@@ -44,8 +45,9 @@ async def test_legacy_class_names_score_as_the_current_ones():
     assert LLMContextRecall().name == "context_recall"  # its llm may come from evaluate()
     with pytest.raises(ConfigError, match="has no llm"):
         LLMContextRecall().score(**{k: SAMPLE[k] for k in LLMContextRecall.fields})
-    with pytest.raises(ConfigError, match="has no llm: pass llm= to it"):
-        ContextRecall().score(**{k: SAMPLE[k] for k in ContextRecall.fields})  # issue 47.7
+    for collections in (ContextRecall, ContextPrecisionWithoutReference):  # issue 56.13:
+        with pytest.raises(ConfigError, match="needs an llm when it is built"):  # as Ragas'
+            collections(llm=None)  # ValueError ("Collections metrics only support ...")
 
 
 def test_distance_measure_picks_the_string_similarity():
@@ -233,17 +235,21 @@ def test_ragas_rows_are_read_one_way_by_the_facade_and_the_loader():
 
 def test_evaluate_gives_its_llm_to_04_metrics_built_without_one():
     """Issue 47 item 7: ``evaluate(dataset, metrics=[ContextRecall()], llm=llm)``, Ragas'
-    most common pattern, raised ``ContextRecall needs llm=`` at construction."""
-    from scorers.ragas import ContextPrecision, ContextUtilization
+    most common pattern (``from ragas.metrics import ContextRecall``: the legacy metrics),
+    raised ``ContextRecall needs llm=`` at construction. The collections metrics of
+    ``ragas.metrics.collections`` refuse it, as Ragas 0.4.3's do (issue 56.13)."""
+    from scorers.ragas import metrics as legacy
 
     samples = [{**SAMPLE, "response": "Paris."}]
-    metrics = [ContextRecall(), ContextPrecision(), ContextUtilization()]
+    metrics = [legacy.ContextRecall(), legacy.ContextPrecision(), legacy.ContextUtilization()]
     with FakeLLMServer() as server:
         result = evaluate(samples, metrics=metrics, llm=server.judge())
     assert set(result.means) == {m.name for m in metrics}
     assert result["context_recall"] == [1.0]
     with pytest.raises(ConfigError, match="has no llm: pass evaluate"):
-        evaluate(samples, metrics=[ContextRecall()])
+        evaluate(samples, metrics=[legacy.ContextRecall()])
+    with pytest.raises(ConfigError, match="needs an llm when it is built"):
+        evaluate(samples, metrics=[ContextRecall()], llm=server.judge())
 
 
 def test_blank_and_whitespace_texts_give_no_number_and_only_empty_is_refused():

@@ -4,6 +4,8 @@ every number equals scipy's / statsmodels' on seeded cases."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -122,11 +124,21 @@ def test_below_min_paired_there_is_no_test_and_the_note_says_why():
     assert "n = 2: too few paired items for a test (6 needed): mrr" in table
 
 
-def test_the_detectable_change_is_the_t_formula_and_items_needed_inverts_it():
-    for n in (2, 6, 28, 31, 100, 5000):
-        expected = (stats.t.ppf(0.975, n - 1) + stats.t.ppf(0.8, n - 1)) * 0.3 / np.sqrt(n)
-        assert detectable_change(0.3, n) == pytest.approx(expected, rel=1e-6)
+def test_the_detectable_change_has_80_percent_power_at_every_n():
+    """statsmodels' TTestPower (noncentral t) gives the stated change 80% power; the
+    normal approximation it replaced gave 0.73 at n = 2 and 0.795 at n = 6."""
+    from statsmodels.stats.power import TTestPower
+
+    power = TTestPower()
+    for n in (3, 4, 5, 6, 7, 10, 28, 31, 100, 5000, 1_000_000):
+        found = power.power(detectable_change(0.3, n) / 0.3, n, 0.05, alternative="two-sided")
+        assert found == pytest.approx(0.8, abs=1e-6), n
         assert t_critical_95(n - 1) == pytest.approx(stats.t.ppf(0.975, n - 1), abs=1e-6)
+    solved = power.solve_power(nobs=2, alpha=0.05, power=0.8, alternative="two-sided")
+    assert detectable_change(1.0, 2) == pytest.approx(solved, rel=1e-6)  # scipy's nct: NaN
+
+
+def test_items_needed_inverts_the_detectable_change():
     needed = items_needed(0.3, 0.05)
     assert detectable_change(0.3, needed) <= 0.05 < detectable_change(0.3, needed - 1)
     assert items_needed(0.0, 0.05) == MIN_PAIRED
@@ -143,3 +155,16 @@ def test_the_table_names_each_method_and_puts_each_p_beside_its_interval():
     assert head[head.index("(t)") + 1] == "p(t)" and head[head.index("(boot)") + 1] == "p(boot)"
     assert "Holm-Bonferroni adjusted across the 2 metrics:" in table
     assert "excludes 0 exactly when p < 0.05" in table
+
+
+def test_every_difference_alike_has_no_t_test_but_the_resampling_ones_answer():
+    """docs/results.md: scipy's ttest_rel gives t = -inf and p 0 here; scorekit gives no
+    t-test p (no spread), the interval [c, c], and the other two tests' p."""
+    base, cand = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [1.5, 2.5, 3.5, 4.5, 5.5, 6.5]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # scipy: "catastrophic cancellation"
+        assert stats.ttest_rel(base, cand).pvalue == 0.0
+    found = paired_test(base, cand)
+    assert (found.p_t, found.ci_low, found.ci_high) == (None, 0.5, 0.5)
+    assert found.p_bootstrap == 0.0 and found.p_permutation == pytest.approx(0.0306, abs=1e-4)
+    assert found.detectable is None
