@@ -3,6 +3,7 @@
 Everything public is re-exported here; the modules behind it are private.
 """
 
+from ._bootstrap import bootstrap, bootstrap_interval
 from ._catalog import scorer_by_id, scorer_ids
 from ._chunks import ContextList, ItemId, ReferenceIds, ReferenceTexts, RetrievedIds, Text
 from ._context import (
@@ -77,8 +78,6 @@ from ._reading import MAX_CHUNKS, Reading, read_result, retrieved_chunks
 from ._reading import result_text as final_text
 from ._significance import (
     PairedTest,
-    bootstrap,
-    bootstrap_interval,
     holm,
     mean_ci,
     paired_table,

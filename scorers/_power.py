@@ -99,7 +99,9 @@ def t_test_power(noncentrality: float, df: int, critical: float) -> float:
             density = math.exp(log_norm) if df == 1 else 0.0
         else:
             density = math.exp(log_norm + (df - 1) * math.log(s) - df * s * s / 2.0)
-        value = _normal_tail(critical * s - noncentrality) + _normal_tail(critical * s + noncentrality)
+        value = _normal_tail(critical * s - noncentrality) + _normal_tail(
+            critical * s + noncentrality
+        )
         weight = 1.0 if i in (0, steps) else 4.0 if i % 2 else 2.0
         total += weight * density * value
     return total * h / 3.0

@@ -172,9 +172,11 @@ def evaluate_ranking(
         relevance_level: A document is relevant when its grade is at least this
             (trec_eval's ``-l``, default 1). nDCG's gains are the grades themselves.
         missing: Queries with qrels that the run does not rank: ``"ignore"`` leaves them
-            out of every mean (pytrec_eval's default), ``"zero"`` counts them with
-            every metric 0 (trec_eval ``-c``; as there, ``num_rel``'s total then counts
-            every positive judgement, whatever ``relevance_level``). Queries the qrels
+            out of every mean (pytrec_eval's default), ``"zero"`` counts them as
+            trec_eval ``-c`` does: ranked by one stand-in document nobody judged, so 0
+            (NaN for interpolated precision at recall 0 when ``judged_only`` or
+            ``max_docs=0`` drop it, as trec_eval's 0/0), and ``num_rel``'s total counts
+            every positive judgement, whatever ``relevance_level``. Queries the qrels
             do not judge are always left out.
         max_docs: Evaluate only each query's top ``max_docs`` documents (trec_eval's
             ``-M``; 0 evaluates empty rankings); None: all of them.

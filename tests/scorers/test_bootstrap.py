@@ -60,5 +60,5 @@ def test_one_interval_rule_everywhere() -> None:
     for path in [*root.glob("scorers/**/*.py"), *root.glob("evals/**/*.py")]:
         text = path.read_text()
         assert "np.percentile(" not in text and "np.quantile(" not in text, path
-        if path.name != "_significance.py":
+        if path.name != "_bootstrap.py":
             assert ".integers(0, n" not in text, path
