@@ -144,6 +144,23 @@ def test_power_before_any_run_and_from_a_results_file(tmp_path, capsys):
     assert main(["power"]) == 2 and main(["power", "--sd", "0.3", "--drop", "-1"]) == 2
 
 
+def test_power_and_a_runs_summary_agree_below_six_items(tmp_path, capsys):
+    """Issue 56.10: a summary gave None at n = 2 while ``scorekit power`` gave 7.57 for the
+    same file; no paired test is made on fewer than 6 items, so neither states one."""
+    from evals import read_results
+
+    path = _results(tmp_path / "r.jsonl", [_row(i, "d1" if i % 2 else "d9") for i in range(2)])
+    assert read_results(path).summary.scorers["mrr"].detectable is None
+    assert main(["power", path, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["mrr"]["detectable"] is None
+    assert main(["power", path]) == 0
+    assert "mrr: 2 items are too few for a paired test (6 needed)" in capsys.readouterr().out
+    six = _results(tmp_path / "six.jsonl", [_row(i, "d1" if i % 2 else "d9") for i in range(6)])
+    assert main(["power", six, "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)["mrr"]["detectable"]
+    assert found == pytest.approx(read_results(six).summary.scorers["mrr"].detectable)
+
+
 def test_a_max_drop_below_what_the_pairs_can_see_warns(tmp_path, capsys):
     base = _results(tmp_path / "base.jsonl", [_row(i, "d1" if i % 2 else "d9") for i in range(8)])
     cand = _results(tmp_path / "cand.jsonl", [_row(i, "d1" if i % 3 else "d9") for i in range(8)])
