@@ -80,7 +80,7 @@ class ItemSource:
             yield self._held
             return
         assert self._path is not None
-        rows = item_stream(self._path, check_duplicates=False)  # _scan checked them
+        rows = item_stream(self._path, checked=True)  # _scan checked them
         while True:
             with paused_gc():  # validation makes many objects and no cycles
                 read = list(itertools.islice(rows, CHUNK))

@@ -17,32 +17,34 @@ from ._stats import CallTotals, RunSummary, ScorerSummary, two_level_ci
 class _Column:
     """One scorer's results as they arrive: counts, scores, samplings, this run's calls."""
 
-    __slots__ = ("samplings", "scores", "summary")
+    __slots__ = ("n_error", "n_skipped", "samplings", "scores", "summary")
 
     def __init__(self) -> None:
         self.summary = ScorerSummary()
         self.scores = array("d")
+        self.n_skipped = self.n_error = 0
         self.samplings: list[dict[str, Any]] = []
 
     def add(self, result: ScoreResult, counted: bool) -> None:
-        s = self.summary
-        if result.status == "scored":
-            s.n_scored += 1
+        status = result.status
+        if status == "scored":
             self.scores.append(result.score)  # type: ignore[arg-type]  # scored: a float
-            sampling = result.details.get("sampling") if result.details else None
+            details = result.details
+            sampling = details.get("sampling") if details else None
             if isinstance(sampling, dict) and "agreement" in sampling:
                 self.samplings.append(sampling)
-        elif result.status == "skipped":
-            s.n_skipped += 1
+        elif status == "skipped":
+            self.n_skipped += 1
         else:
-            s.n_error += 1
-        if counted:
+            self.n_error += 1
+        if counted and result.judge_calls:
             for call in result.judge_calls:
-                s.add(call)
+                self.summary.add(call)
 
     def finish(self, scale: float | None) -> ScorerSummary:
         """Mean and CI (cut to ``[0, scale]``), and the judge-noise interval."""
         s = self.summary
+        s.n_scored, s.n_skipped, s.n_error = len(self.scores), self.n_skipped, self.n_error
         s.mean, s.ci_low, s.ci_high = mean_ci(self.scores, None if scale is None else (0, scale))
         if len(self.scores) >= MIN_PAIRED and s.mean is not None:
             deviations = [v - s.mean for v in self.scores]

@@ -1,0 +1,179 @@
+"""Model-free runs against the plainest code that does the same work, side by side.
+
+1. **Streamed**: N ids-only rows (3 gold ids, 10 retrieved) in a JSONL file, scored by
+   id-context-recall, id-context-precision, mrr and ndcg@10 through
+   ``run_evals(path, ..., results_path=..., keep_items=False)`` (what ``scorekit run
+   --out`` does), against a plain loop that reads each row, computes the same four numbers
+   and writes one JSON line per item. Both in this process, alternating, best of
+   ``--repeat``; the streamed run's peak memory from a fresh interpreter.
+2. **Ranking rows**: 10,000 ids-only rows of 100 retrieved ids with five ranking scorers
+   through ``run_evals`` (in memory), against `evaluate_ranking` over the same rankings
+   as qrels and a run.
+
+The numbers of both sides are checked equal before anything is timed.
+
+    python benchmarks/bench_streamed.py [--rows 200000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from evals import read_results, run_evals
+from scorers import (
+    create_id_context_precision_scorer,
+    create_id_context_recall_scorer,
+    create_ranking_scorer,
+    evaluate_ranking,
+)
+
+STREAMED = ("id-context-recall", "id-context-precision", "mrr", "ndcg@10")
+RANKING = ("mrr", "ndcg@10", "map", "recall@100", "precision@10")
+
+
+def write_rows(path: Path, n: int, width: int = 10, gold: int = 3, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    with path.open("w") as handle:
+        for k in range(n):
+            pool = rng.sample(range(10 * width), width + gold)
+            retrieved = [f"d{d}" for d in pool[:width]]
+            relevant = [f"d{d}" for d in rng.sample(pool, gold)]
+            row = {"id": f"q{k}", "input": "q?", "retrieved_context_ids": retrieved,
+                   "reference_context_ids": relevant}  # fmt: skip
+            handle.write(json.dumps(row) + "\n")
+
+
+def _ndcg(relevant: list[bool], n_gold: int, k: int = 10) -> float:
+    dcg = sum(1 / math.log2(i + 2) for i, hit in enumerate(relevant[:k]) if hit)
+    ideal = sum(1 / math.log2(i + 2) for i in range(min(n_gold, k)))
+    return dcg / ideal
+
+
+def plain_loop(data: Path, out: Path) -> list[list[float]]:
+    """Read a row, compute the four numbers, write a line: no framework."""
+    found = []
+    with data.open() as rows, out.open("w") as lines:
+        for line in rows:
+            row = json.loads(line)
+            retrieved, gold = row["retrieved_context_ids"], set(row["reference_context_ids"])
+            relevant = [doc in gold for doc in retrieved]
+            first = next((i for i, hit in enumerate(relevant) if hit), None)
+            scores = [
+                len(gold.intersection(retrieved)) / len(gold),
+                sum(relevant) / len(retrieved),
+                0.0 if first is None else 1 / (first + 1),
+                _ndcg(relevant, len(gold)),
+            ]
+            found.append(scores)
+            lines.write(json.dumps({"id": row["id"], "scores": dict(zip(STREAMED, scores))}))
+            lines.write("\n")
+    return found
+
+
+def streamed_scorers() -> list:
+    return [create_id_context_recall_scorer(), create_id_context_precision_scorer(),
+            create_ranking_scorer("mrr"), create_ranking_scorer("ndcg@10")]  # fmt: skip
+
+
+def streamed_run(data: Path, out: Path) -> list[list[float]]:
+    out.unlink(missing_ok=True)
+    run_evals(data, streamed_scorers(), results_path=out, keep_items=False, progress="none")
+    return [[item.scorer_results[s].score for s in STREAMED] for item in read_results(out)]
+
+
+PEAK = """
+import resource, sys
+sys.path.insert(0, {here!r})
+from bench_streamed import streamed_scorers
+from evals import run_evals
+run_evals(sys.argv[1], streamed_scorers(), results_path=sys.argv[2], keep_items=False,
+          progress="none")
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def peak_mb(data: Path, out: Path) -> float:
+    out.unlink(missing_ok=True)
+    code = PEAK.format(here=str(Path(__file__).parent))
+    done = subprocess.run([sys.executable, "-c", code, str(data), str(out)],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    return float(done.stdout.strip())
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def ranking_rows(n: int, seed: int = 1) -> tuple[list[dict], dict, dict]:
+    rng = random.Random(seed)
+    rows, qrels, run = [], {}, {}
+    for k in range(n):
+        pool = rng.sample(range(1000), 110)
+        retrieved = [f"d{d}" for d in pool[:100]]
+        relevant = {f"d{d}": 1 for d in rng.sample(pool, 5)}
+        rows.append({"id": f"q{k}", "input": "q?", "retrieved_context_ids": retrieved,
+                     "reference_context_ids": list(relevant)})  # fmt: skip
+        qrels[f"q{k}"], run[f"q{k}"] = relevant, retrieved
+    return rows, qrels, run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=200_000)
+    parser.add_argument("--ranking-rows", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    print(f"Python {platform.python_version()}, {platform.machine()}, {args.rows:,} rows")
+    with tempfile.TemporaryDirectory() as folder:
+        data, plain_out, run_out = (Path(folder, n) for n in ("d.jsonl", "p.jsonl", "r.jsonl"))
+        write_rows(data, args.rows)
+        expected, got = plain_loop(data, plain_out), streamed_run(data, run_out)
+        assert all(
+            math.isclose(a, b, abs_tol=1e-12) for x, y in zip(expected, got) for a, b in zip(x, y)
+        )
+        plain, streamed = [], []
+        for _ in range(args.repeat):  # alternating: the machine's drift hits both
+            plain.append(best(lambda: plain_loop(data, plain_out), 1))
+            streamed.append(best(lambda: streamed_run(data, run_out), 1))
+        memory = peak_mb(data, run_out)
+    rows, qrels, run = ranking_rows(args.ranking_rows)
+    scorers = [create_ranking_scorer(m) for m in RANKING]
+    result = run_evals(rows, scorers, progress="none")
+    whole = evaluate_ranking(qrels, run, list(RANKING))
+    for m in RANKING:
+        assert math.isclose(result.summary.scorers[m].mean, whole.means[m], abs_tol=1e-12), m
+    through = best(lambda: run_evals(rows, scorers, progress="none"), args.repeat)
+    direct = best(lambda: evaluate_ranking(qrels, run, list(RANKING)), args.repeat)
+    p, s = min(plain), min(streamed)
+    print()
+    print("| comparison | scorekit s | peer s | ratio | bound |")
+    print("|---|---:|---:|---:|---:|")
+    print(f"| streamed run, {args.rows:,} rows × 4 scorers vs plain loop | {s:.2f} | {p:.2f} | "
+          f"**{s / p:.2f}×** | 3× |")  # fmt: skip
+    print(
+        f"| run_evals, {args.ranking_rows:,} rows of 100 ids × 5 ranking scorers vs "
+        f"evaluate_ranking | {through:.2f} | {direct:.2f} | **{through / direct:.2f}×** | 2× |"
+    )
+    print()
+    print(
+        f"streamed: {s / args.rows * 1e6:.1f} µs per item, peak memory {memory:.0f} MB; "
+        f"plain loop {p / args.rows * 1e6:.1f} µs per item"
+    )
+
+
+if __name__ == "__main__":
+    main()
