@@ -74,7 +74,9 @@ def plain_loop(data: Path, out: Path) -> list[list[float]]:
                 _ndcg(relevant, len(gold)),
             ]
             found.append(scores)
-            lines.write(json.dumps({"id": row["id"], "scores": dict(zip(STREAMED, scores))}))
+            lines.write(
+                json.dumps({"id": row["id"], "scores": dict(zip(STREAMED, scores, strict=True))})
+            )
             lines.write("\n")
     return found
 
@@ -143,7 +145,9 @@ def main() -> None:
         write_rows(data, args.rows)
         expected, got = plain_loop(data, plain_out), streamed_run(data, run_out)
         assert all(
-            math.isclose(a, b, abs_tol=1e-12) for x, y in zip(expected, got) for a, b in zip(x, y)
+            math.isclose(a, b, abs_tol=1e-12)
+            for x, y in zip(expected, got, strict=True)
+            for a, b in zip(x, y, strict=True)
         )
         plain, streamed = [], []
         for _ in range(args.repeat):  # alternating: the machine's drift hits both

@@ -8,6 +8,7 @@ result), where every value comes from a validated model or from scorekit's own c
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -17,6 +18,10 @@ from pydantic_core import PydanticUndefined
 M = TypeVar("M", bound=BaseModel)
 
 _IMMUTABLE = (type(None), bool, int, float, str, bytes, tuple, frozenset)
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def builder(cls: type[M]) -> Callable[..., M]:
@@ -35,9 +40,9 @@ def builder(cls: type[M]) -> Callable[..., M]:
         elif field.default_factory is not None:
             defaults[name] = field.default_factory  # type: ignore[assignment]
         elif isinstance(field.default, _IMMUTABLE):
-            defaults[name] = lambda value=field.default: value
+            defaults[name] = functools.partial(_same, field.default)
         else:
-            defaults[name] = lambda value=field.default: copy.deepcopy(value)
+            defaults[name] = functools.partial(copy.deepcopy, field.default)
     order = list(cls.model_fields)
     private: dict[str, Callable[[], Any]] = {}
     for name, attr in cls.__private_attributes__.items():
@@ -45,7 +50,7 @@ def builder(cls: type[M]) -> Callable[..., M]:
         if factory is not None:
             private[name] = factory
         elif getattr(attr, "default", PydanticUndefined) is not PydanticUndefined:
-            private[name] = lambda value=attr.default: copy.deepcopy(value)
+            private[name] = functools.partial(copy.deepcopy, attr.default)
     new, set_attribute = cls.__new__, object.__setattr__
 
     def build(**values: Any) -> M:
