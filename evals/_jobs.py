@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorers import Job, JudgeCall, JudgeSetupError, Scored, ScorerRun
-from scorers.lowlevel import exception_text, model_builder
+from scorers.lowlevel import exception_text
 
 from ._data import EvalItem
 from ._results import ItemError, ItemResult, TargetResult
@@ -39,9 +39,6 @@ class Pending:
     target_calls: list[JudgeCall] = field(default_factory=list)
 
 
-_checked_run = model_builder(ScorerRun)
-
-
 def scorer_run(
     item: EvalItem,
     output: Any,
@@ -52,8 +49,8 @@ def scorer_run(
 ) -> ScorerRun:
     """The `ScorerRun` of an item, with the output (and retrieved context, or ids) to
     score; ``checked``: every value comes from the validated item (or a validated earlier
-    result), so they are taken as they are (`_construct.builder`)."""
-    build = _checked_run if checked else ScorerRun
+    result), so pydantic's ``model_construct`` takes them as they are."""
+    build = ScorerRun.model_construct if checked else ScorerRun
     return build(
         input=item.input,
         output=output,

@@ -22,8 +22,7 @@ Running and writing:
     `write_atomically` (whole or not at all; replaces only a file its writer recognises),
     `json_fallback` (how results files store values JSON cannot hold), `paused_gc`
     (validation of many objects without collector passes), `exception_text`,
-    `warn_user` (a warning naming the user's line, not scorekit's), `model_builder`
-    (pydantic models of checked values, without ``model_construct``'s cost).
+    `warn_user` (a warning naming the user's line, not scorekit's).
 The offline judge:
     `rule_answer(task_prompt, schema_name=None)` answers a judge prompt the way the fakes
     and estimates do (each registered scorer declares its contracts' answers, see
@@ -47,7 +46,6 @@ from __future__ import annotations
 from ._atomic import write_atomically
 from ._caller import warn_user
 from ._checks import finite, integer, positive
-from ._construct import builder as model_builder
 from ._engine import (
     FastPath,
     Job,
@@ -86,7 +84,6 @@ __all__ = [
     "integer",
     "json_fallback",
     "judge_contract",
-    "model_builder",
     "on_scorekit_loop",
     "paused_gc",
     "positive",

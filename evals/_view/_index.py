@@ -265,9 +265,24 @@ class RunIndex:
         """
         with self._lock:
             found = self._entries.get(name)
+        if found is None:  # a page opened at this file before the background read it
+            found = self._read_now(name)
         if found is None or found.kind != kind:
             raise KeyError(name)
         return found
+
+    def _read_now(self, name: str) -> Entry | None:
+        """Read the folder's file ``name`` at once, when it is one the index would read."""
+        path = dict(self._files()).get(name)
+        if path is None:
+            return None
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        self._index_one(name, (stat.st_size, stat.st_mtime_ns))
+        with self._lock:
+            return self._entries.get(name)
 
     def path(self, entry: Entry) -> Path:
         """The file of an entry, checked to lie inside the folder."""

@@ -92,6 +92,19 @@ def test_a_changed_file_is_read_again_and_the_index_survives_a_restart(runs):
         assert Client(server).get("/api/run?path=k1.jsonl")["items"] == before - 3
 
 
+def test_a_page_opened_at_a_run_the_folder_has_not_read_yet_shows_it(served, runs):
+    """A link straight to a run (``#/review/k4.jsonl``) used to answer "no run 'k4.jsonl'
+    in this folder" when it came before the background reading: it is read at once."""
+    _, client = served
+    shutil.copy(runs / "k3.jsonl", runs / "k4.jsonl")  # no listing has seen it yet
+    found = client.get("/api/run?path=k4.jsonl")
+    assert found["path"] == "k4.jsonl" and found["items"] == 28
+    assert [r["path"] for r in client.get("/api/runs")["runs"]][-1] == "k4.jsonl"
+    (runs / "notes.jsonl").write_text('{"not": "a run"}\n')
+    assert client.request("/api/run?path=notes.jsonl")[0] == 404
+    assert client.request("/api/run?path=../k3.jsonl")[0] == 404
+
+
 def test_items_page_by_page_and_one_in_full(served, runs):
     _, client = served
     page = client.get("/api/items?path=k2.jsonl&start=25&count=10")
@@ -334,7 +347,6 @@ def test_rebuilding_the_index_reads_every_file_again(served):
 def test_another_host_warns_and_still_needs_the_token(runs):
     import subprocess
     import sys
-    import urllib.request
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "evals.cli", "view", str(runs), "--port", "0", "--host", "0.0.0.0"],
