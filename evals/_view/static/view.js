@@ -50,8 +50,8 @@
     return { etag: response.headers.get("ETag"), data };
   }
 
-  function show(...nodes) {
-    main.replaceChildren(...nodes);
+  function show(...nodes) {  // a part with nothing to show (null, false, "") leaves no text
+    main.replaceChildren(...nodes.filter((n) => n !== null && n !== undefined && n !== false && n !== ""));
   }
   function failed(error) {
     show(el("p", { class: "error", text: String(error.message || error) }));
@@ -171,7 +171,7 @@
       el("a", { href: "#/review/" + enc(run.path), id: "review-link" }, "Review the judge's verdicts"));
   }
 
-  async function runPage(path) {
+  async function runPage(path, query) {
     const run = await api("/api/run?path=" + enc(path));
     const h = run.header || {};
     const rows = Object.entries(run.summary.scorers).map(([sid, s]) => el("tr", {},
@@ -180,26 +180,50 @@
       el("td", { class: "num", text: s.n_error }), el("td", { class: "num", text: fmt(s.detectable) })));
     const items = el("tbody", { id: "items" });
     const pager = el("p", {});
-    const detail = el("div", { id: "item-detail" });
-    async function page(start) {
+    const asked = new URLSearchParams(query || "").get("item");
+    const wanted = asked === null ? NaN : Number(asked);
+    async function page(start, open) {
       const found = await api(`/api/items?path=${enc(path)}&start=${start}&count=${run.page_size}`);
-      items.replaceChildren(...found.items.map((it) => el("tr", { onclick: () => openItem(it.index), class: "item" },
-        el("td", { text: it.id }), el("td", { text: it.input }),
-        el("td", {}, Object.entries(it.scores).map(([sid, s]) => el("div", { title: s.reason }, `${sid}: `, s.status === "scored" ? fmt(s.score) : s.status))),
-        el("td", { class: "error", text: it.error || "" }))));
+      items.replaceChildren(...found.items.map((it) => {
+        const row = el("tr", { class: "item", "data-index": it.index },
+          el("td", { text: it.id }), el("td", { text: it.input }),
+          el("td", {}, Object.entries(it.scores).map(([sid, s]) => el("div", { title: s.reason }, `${sid}: `, s.status === "scored" ? fmt(s.score) : s.status))),
+          el("td", { class: "error", text: it.error || "" }));
+        row.addEventListener("click", () => openItem(it.index, row).catch(failed));
+        return row;
+      }));
       const end = start + found.items.length;
       pager.replaceChildren(
         el("button", { disabled: start === 0, onclick: () => page(Math.max(0, start - run.page_size)) }, "Previous"),
         `items ${start + 1}–${end} of ${found.total} `,
         el("button", { disabled: end >= found.total, onclick: () => page(end) }, "Next"));
+      const row = open === undefined ? null : items.querySelector(`tr[data-index="${open}"]`);
+      if (row) await openItem(open, row);
     }
-    async function openItem(index) {
+    // an item opens in place, in a row under its own, and its address is in the URL
+    async function openItem(index, row) {
+      const shown = document.getElementById("item-detail");
+      if (shown) shown.remove();
+      if (shown && shown.dataset.index === String(index)) {
+        history.replaceState(null, "", "#/run/" + enc(path));
+        return;
+      }
       const item = await api(`/api/item?path=${enc(path)}&index=${index}`);
-      const blocks = Object.entries(item.scorer_results).map(([sid, r]) => el("div", {},
+      const text = (v) => (typeof v === "string" ? v : JSON.stringify(v));
+      const chunks = (item.target_result && item.target_result.context) || item.item.context || [];
+      const blocks = Object.entries(item.scorer_results).map(([sid, r]) => el("div", { class: "scorer" },
         el("h3", { text: `${sid}: ${r.status === "scored" ? fmt(r.score) : r.status}` }),
-        el("pre", { text: r.reason || r.error || "" })));
-      detail.replaceChildren(el("h2", { text: `Item ${item.item.id}` }),
-        el("p", { text: typeof item.item.input === "string" ? item.item.input : JSON.stringify(item.item.input) }), ...blocks);
+        el("pre", { text: r.reason || r.error || "" }),
+        r.details && r.details.verdicts ? el("details", {}, el("summary", { text: "the judge's verdicts" }),
+          el("pre", { text: JSON.stringify(r.details.verdicts, null, 1).slice(0, 4000) })) : null));
+      const detail = el("tr", { id: "item-detail", "data-index": index }, el("td", { colspan: 4 },
+        el("h2", { text: `Item ${item.item.id}` }),
+        el("p", { text: text(item.item.input) }),
+        chunks.length ? el("ol", { class: "chunks" }, chunks.map((c) => el("li", { text: `${c.id ? c.id + ": " : ""}${text(c.text !== undefined ? c.text : c).slice(0, 500)}` }))) : null,
+        ...blocks));
+      row.after(detail);
+      detail.scrollIntoView({ block: "nearest" });
+      history.replaceState(null, "", `#/run/${enc(path)}?item=${index}`);
     }
     const gates = (run.summary && h.thresholds) ? Object.entries(h.thresholds).map(([sid, t]) => {
       const s = run.summary.scorers[sid] || {};
@@ -216,9 +240,9 @@
         ? el("a", { href: `/report?path=${enc(path)}&token=${enc(TOKEN)}`, target: "_blank", rel: "noopener", id: "report-link" }, "Open the full report")
         : el("span", { class: "muted", text: "Too many items for one report page: browse them below." })),
       el("h2", { text: "Items" }), pager,
-      el("table", {}, el("thead", {}, el("tr", {}, ["id", "input", "scores", "error"].map((t) => el("th", { text: t })))), items),
-      detail);
-    await page(0);
+      el("table", {}, el("thead", {}, el("tr", {}, ["id", "input", "scores", "error"].map((t) => el("th", { text: t })))), items));
+    const at = Number.isInteger(wanted) && wanted >= 0 ? wanted : undefined;
+    await page(at === undefined ? 0 : at - (at % run.page_size), at);
   }
 
   // ---- compare ----
@@ -374,7 +398,7 @@
     const [where, query] = hash.split("?");
     status.textContent = "";
     try {
-      if (where.startsWith("/run/")) await runPage(decodeURIComponent(where.slice(5)));
+      if (where.startsWith("/run/")) await runPage(decodeURIComponent(where.slice(5)), query);
       else if (where === "/compare") await comparePage(query || "");
       else if (where.startsWith("/review/")) await reviewPage(decodeURIComponent(where.slice(8)));
       else if (where.startsWith("/data_set/")) await dataSetPage(decodeURIComponent(where.slice(10)));

@@ -281,3 +281,50 @@ def test_people_label_relevance_verdicts_with_levels(runs, browser):
     assert graded >= 4 and len(stored) == graded
     assert sorted({x.label for x in stored}) == [2, 3]  # medium by key, high by click
     assert all(isinstance(x.label, int) and not isinstance(x.label, bool) for x in stored)
+
+
+def test_a_run_page_has_no_stray_text_and_an_item_opens_in_place_at_its_own_address(runs, browser):
+    """Issue 57: a literal ``null`` sat above a model-free run's summary table (the absent
+    agreement and gates), and a clicked item drew its detail below the whole table, out of
+    sight. It now opens in a row under its own, inside the window, and the URL names it."""
+    from evals import run_evals
+    from scorers import create_id_context_recall_scorer
+
+    rows = [{"id": f"q{i:02d}", "input": f"question {i}", "context": [{"id": "d1", "text": "x"}],
+             "reference_context_ids": ["d1" if i % 2 else "d9"]} for i in range(40)]  # fmt: skip
+    run_evals(rows, [create_id_context_recall_scorer()], results_path=runs / "free.jsonl",
+              progress="none")  # fmt: skip
+    proc, url = start_view(runs)
+    try:
+        tab = browser.tab()
+        tab.call("Emulation.setDeviceMetricsOverride", width=1280, height=800,
+                 deviceScaleFactor=1, mobile=False)  # fmt: skip
+        tab.open(url + "#/run/free.jsonl")
+        tab.ready("/run/free.jsonl")
+        texts = tab.js(
+            "[...document.getElementById('main').childNodes].filter(n => n.nodeType === 3).map(n => n.textContent)"
+        )
+        assert texts == [] and "null" not in tab.js("document.getElementById('main').innerText")
+        tab.js("document.querySelector('#items tr[data-index=\"30\"]').click()")
+        tab.wait("!!document.querySelector('#item-detail h2')")
+        assert tab.js("document.querySelector('#item-detail h2').textContent") == "Item q30"
+        top = tab.js("document.getElementById('item-detail').getBoundingClientRect().top")
+        assert 0 <= top < 800, top  # inside the window, not thousands of pixels below
+        above = tab.js(
+            "document.getElementById('item-detail').previousElementSibling.dataset.index"
+        )
+        shown = tab.js("document.getElementById('item-detail').innerText")
+        assert above == "30" and "id-context-recall: 0.000" in shown and "missing: ['d9']" in shown
+        assert "d1: x" in shown  # the item's chunks
+        assert tab.js("location.hash").endswith("/run/free.jsonl?item=30")
+        tab.js("document.querySelector('#items tr[data-index=\"30\"]').click()")  # closes it
+        tab.wait("!document.getElementById('item-detail')")
+        assert tab.js("location.hash") == "#/run/free.jsonl"
+        tab.open(url + "#/run/free.jsonl?item=12")  # the address opens the item again
+        tab.ready("/run/free.jsonl")
+        tab.wait("!!document.querySelector('#item-detail h2')")
+        assert tab.js("document.querySelector('#item-detail h2').textContent") == "Item q12"
+        assert tab.errors == []
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
