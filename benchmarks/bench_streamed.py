@@ -86,9 +86,12 @@ def streamed_scorers() -> list:
             create_ranking_scorer("mrr"), create_ranking_scorer("ndcg@10")]  # fmt: skip
 
 
-def streamed_run(data: Path, out: Path) -> list[list[float]]:
+def streamed_run(data: Path, out: Path) -> None:
     out.unlink(missing_ok=True)
     run_evals(data, streamed_scorers(), results_path=out, keep_items=False, progress="none")
+
+
+def streamed_scores(out: Path) -> list[list[float]]:
     return [[item.scorer_results[s].score for s in STREAMED] for item in read_results(out)]
 
 
@@ -144,7 +147,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         data, plain_out, run_out = (Path(folder, n) for n in ("d.jsonl", "p.jsonl", "r.jsonl"))
         write_rows(data, args.rows)
-        expected, got = plain_loop(data, plain_out), streamed_run(data, run_out)
+        streamed_run(data, run_out)
+        expected, got = plain_loop(data, plain_out), streamed_scores(run_out)
         assert all(
             math.isclose(a, b, abs_tol=1e-12)
             for x, y in zip(expected, got, strict=True)
