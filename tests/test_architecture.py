@@ -181,3 +181,44 @@ def test_architecture_names_every_module() -> None:
     present = {path.relative_to(ROOT).as_posix() for path in modules().values()}
     assert present - listed == set(), "add these to ARCHITECTURE.md's module list"
     assert listed - present == set(), "these are gone: remove them from the list"
+
+
+def floors(graph: dict[str, set[str]], package: str = "evals") -> dict[str, int]:
+    """Each module of ``package`` on the floor above the highest it imports (lazy imports
+    counted); package ``__init__``s, which re-export lazily, sit at 0 and are not counted."""
+    known = modules()
+    inits = {name for name, path in known.items() if path.name == "__init__.py"}
+    found: dict[str, int] = {}
+
+    def floor(name: str) -> int:
+        if name not in found:
+            below = [
+                floor(d)
+                for d in graph[name]
+                if d.split(".")[0] == package and d not in inits and d != name
+            ]
+            found[name] = 0 if name in inits else 1 + max(below, default=-1)
+        return found[name]
+
+    for name in graph:
+        if name.split(".")[0] == package:
+            floor(name)
+    return found
+
+
+def floor_table() -> str:
+    """ARCHITECTURE.md's floor table of `evals`, from the import graph."""
+    by_floor: dict[int, list[str]] = {}
+    for name, level in floors(import_graph()).items():
+        by_floor.setdefault(level, []).append(name.removeprefix("evals.") or name)
+    return "\n".join(
+        f"{level:>2}  {', '.join(sorted(by_floor[level]))}" for level in sorted(by_floor)
+    )
+
+
+def test_architecture_floor_table_is_the_import_graphs() -> None:
+    text = (ROOT / "ARCHITECTURE.md").read_text()
+    table = floor_table()
+    count = len(table.splitlines())
+    assert f"```\n{table}\n```" in text, f"replace ARCHITECTURE.md's floor table with:\n{table}"
+    assert f"its modules sit on {count}\nfloors" in text or f"sit on {count} floors" in text
