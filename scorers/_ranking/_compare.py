@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from pydantic import BaseModel, Field
 
 from .._errors import ConfigError
@@ -16,6 +14,8 @@ from .._significance import (
     paired_test,
 )
 from ._evaluate import RankingEvaluation
+from ._kernel import parse_metric
+from ._measures import MEASURES
 
 
 class RankingComparison(BaseModel):
@@ -46,20 +46,15 @@ class RankingComparison(BaseModel):
         return f"{self.n_compared} queries paired\n{table}"
 
 
-_UNIT_MEASURES = (
-    "P", "recall", "ndcg", "map", "recip_rank", "bpref", "Rprec", "iprec_at_recall",
-    "success", "infAP", "gm_map", "gm_bpref", "set_P", "set_recall", "set_F", "set_map",
-    "set_relative_P", "11pt_avg", "relative_P", "P_avgjg", "Rprec_mult", "ndcg_cut", "ndcg_rel",
-    "Rndcg", "rbp", "mrr", "hit_rate", "precision", "r_precision", "map_cut", "binG",
-)  # fmt: skip
-"""Measures whose per-query values lie in [0, 1] (a change of one lies in [-1, 1])."""
-
-
 def difference_bounds(metric: str) -> tuple[float, float] | None:
-    """The range a change of ``metric`` can have: ``(-1, 1)`` for measures in ``[0, 1]``
-    (precision, recall, nDCG, AP, RR, bpref, ...), None for counts and gains."""
-    family = re.sub(r"_[\d.]+$", "", metric.split("@")[0])
-    return (-1.0, 1.0) if family in _UNIT_MEASURES else None
+    """The range a change of ``metric`` can have: ``(-1, 1)`` for a measure whose
+    per-query values lie in ``[0, 1]`` (its table entry's ``per_item``: precision, recall,
+    nDCG, AP, RR, bpref, ...), None for counts, gains and the log values of ``gm_map``."""
+    try:
+        kind = parse_metric(metric).kind
+    except ConfigError:
+        return None
+    return (-1.0, 1.0) if MEASURES[kind].per_item else None
 
 
 def compare_rankings(

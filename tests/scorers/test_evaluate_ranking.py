@@ -277,3 +277,18 @@ def test_per_item_judged_measures_read_negative_grades_as_trec_eval_does():
             assert many[metric] == pytest.approx(expected[metric], abs=1e-12), (q, metric)
             differing += one != expected[metric]
     assert differing == 0
+
+
+def test_a_changes_range_comes_from_the_measure_table():
+    """compare_rankings cuts a change's intervals to [-1, 1] only for measures whose
+    per-query values lie in [0, 1] (the table's ``per_item``): not for ``gm_map``, whose
+    per-query values are logs, nor for counts; a hand-kept list had both wrong."""
+    from scorers._ranking._compare import difference_bounds
+
+    for unit in ("ndcg@10", "mrr", "P_10", "map", "hit_rate@5", "iprec_at_recall_0.10"):
+        assert difference_bounds(unit) == (-1.0, 1.0), unit
+    for other in ("gm_map", "gm_bpref", "num_rel", "utility", "dcg", "P_avgjg", "unknown"):
+        assert difference_bounds(other) is None, other
+    found = evaluate_ranking({"1": {"a": 1}, "2": {"b": 1}}, {"1": ["x", "a"], "2": ["b"]},
+                             ["gm_map"])  # fmt: skip
+    assert min(found.columns["gm_map"]) < -0.5  # log(0.5): outside [0, 1]
