@@ -91,34 +91,45 @@
         series.get(sid).push({ i, run, s, scale: (scales[sid] || {}).scale || 1 });
       }
     });
-    const W = 320, H = 130, P = 26, n = Math.max(runs.length - 1, 1);
+    const W = 340, H = 150, L = 40, R = 12, T = 22, B = 30, n = Math.max(runs.length - 1, 1);
+    const day = (run) => ((run.header || {}).created || "").slice(0, 10);
     const charts = [];
     for (const [sid, points] of series) {
       const scale = Math.max(...points.map((p) => p.scale));
-      const x = (i) => P + ((W - 2 * P) * i) / n;
-      const y = (v) => H - P + 8 - ((H - 2 * P) * Math.min(Math.max(v, 0), scale)) / scale;
+      const x = (i) => L + ((W - L - R) * i) / n;
+      const y = (v) => H - B - ((H - T - B) * Math.min(Math.max(v, 0), scale)) / scale;
       const ns = "http://www.w3.org/2000/svg";
       const svg = document.createElementNS(ns, "svg");
       svg.setAttribute("width", W); svg.setAttribute("height", H);
       svg.setAttribute("data-scorer", sid);
-      const add = (tag, attrs) => {
+      const add = (tag, attrs, text) => {
         const node = document.createElementNS(ns, tag);
         for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+        if (text !== undefined) node.textContent = text;
         svg.append(node);
         return node;
       };
-      add("line", { x1: P, x2: W - P, y1: y(0), y2: y(0), stroke: "#d0d7de" });
-      add("line", { x1: P, x2: W - P, y1: y(scale), y2: y(scale), stroke: "#eef1f4" });
+      // the y axis: the mean's scale, ticks at 0, half and full
+      add("line", { x1: L, x2: L, y1: y(0), y2: y(scale), stroke: "#8c959f" });
+      for (const v of [0, scale / 2, scale]) {
+        add("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: v === 0 ? "#8c959f" : "#eef1f4" });
+        add("text", { x: L - 4, y: y(v) + 4, "font-size": 10, "text-anchor": "end", class: "tick y" }, String(+v.toFixed(2)));
+      }
+      // the x axis: runs in time order, the first and last run's dates
+      const first = points[0].run, last = points[points.length - 1].run;
+      add("text", { x: L, y: H - 8, "font-size": 10, class: "tick x" }, day(first) || "first run");
+      if (points.length > 1) add("text", { x: W - R, y: H - 8, "font-size": 10, "text-anchor": "end", class: "tick x" }, day(last) || "last run");
       add("polyline", { points: points.map((p) => `${x(p.i)},${y(p.s.mean)}`).join(" "), fill: "none", stroke: "#0969da" });
       for (const p of points) {
-        if (p.s.ci_low !== null) add("line", { x1: x(p.i), x2: x(p.i), y1: y(p.s.ci_low), y2: y(p.s.ci_high), stroke: "#8cb4e8" });
+        if (p.s.ci_low !== null && p.s.ci_low !== undefined) {
+          add("line", { x1: x(p.i), x2: x(p.i), y1: y(p.s.ci_low), y2: y(p.s.ci_high), stroke: "#6ea8e8", "stroke-width": 3, class: "interval" });
+        }
         const dot = add("circle", { cx: x(p.i), cy: y(p.s.mean), r: 3.5, fill: "#0969da", class: "point" });
         const title = document.createElementNS(ns, "title");
-        title.textContent = `${p.run.path}: ${fmt(p.s.mean)} ${ci(p.s.ci_low, p.s.ci_high)}`;
+        title.textContent = `${p.run.path} (${day(p.run) || "no date"}): mean ${fmt(p.s.mean)} ${ci(p.s.ci_low, p.s.ci_high)}`;
         dot.append(title);
       }
-      const label = add("text", { x: 4, y: 12, "font-size": 12 });
-      label.textContent = `${sid} (0 – ${scale})`;
+      add("text", { x: 4, y: 13, "font-size": 12, class: "title" }, `${sid}: mean per run, 95% interval`);
       charts.push(el("div", { class: "trend" }, svg));
     }
     return charts;

@@ -59,6 +59,18 @@ def test_browse_compare_label_kill_restart_and_review(runs, browser, capsys):
         assert "context-recall" in charts and "mrr" in charts and len(charts) == 8
         points = "#trends svg[data-scorer='context-recall'] circle"
         assert tab.js(f"document.querySelectorAll({points!r}).length") == 3
+        chart = "#trends svg[data-scorer='context-recall']"  # issue 57: axes a person can read
+        ticks = tab.js(
+            f"[...document.querySelectorAll({chart + ' .tick.y'!r})].map(t => t.textContent)"
+        )
+        assert ticks == ["0", "0.5", "1"]
+        dates = tab.js(
+            f"[...document.querySelectorAll({chart + ' .tick.x'!r})].map(t => t.textContent)"
+        )
+        assert len(dates) == 2 and all(re.fullmatch(r"\d{4}-\d{2}-\d{2}", d) for d in dates)
+        hover = tab.js(f"document.querySelector({points!r} + ' title').textContent")
+        assert re.match(r"k\d\.jsonl \(\d{4}-\d{2}-\d{2}\): mean \d\.\d{3}", hover), hover
+        assert tab.js(f"document.querySelectorAll({chart + ' .interval'!r}).length") == 3
 
         shutil.copy(runs / "k2.jsonl", runs / "k4.jsonl")  # a new run: no restart
         tab.wait("document.querySelectorAll('#runs tbody tr').length === 4")
