@@ -16,8 +16,11 @@ from .._results._header import RunHeader
 from .._results._verdicts import draw_verdicts, judged_scorers, run_verdicts, verdicts_of
 from ._datasets import accepted_rows, data_set_rows
 from ._index import Entry, RunIndex
+from ._rows import Row, chosen, light_rows
 
 PAGE_SIZE = 50
+CHOICES = ("q", "status", "scorer", "min", "max", "sort", "order")
+"""What `/api/items` searches, filters and sorts by (`_rows.chosen`)."""
 SAMPLED_KEPT = 5_000
 """Verdicts drawn for review kept whole, by key, for the labels that come back."""
 SHOWN_TEXT = 4_000
@@ -80,6 +83,7 @@ class ViewApp:
         self.index, self.store = index, store
         self._verdicts: dict[str, tuple[Entry, dict[str, dict[str, bool | int]]]] = {}
         self._sampled: dict[str, JudgeVerdict] = {}
+        self._light: dict[str, tuple[Entry, list[Row]]] = {}
 
     def _run_verdicts(self, entry: Entry) -> dict[str, dict[str, bool | int]]:
         """The run's own verdicts (`run_verdicts`), read once per version of its file."""
@@ -87,6 +91,13 @@ class ViewApp:
         if cached is None or cached[0] is not entry:
             found = run_verdicts(self.index.iter_items(entry), _header(entry))
             self._verdicts[entry.path] = cached = (entry, found)
+        return cached[1]
+
+    def _rows(self, entry: Entry) -> list[Row]:
+        """The run's light rows (`_rows.light_rows`), read once per version of its file."""
+        cached = self._light.get(entry.path)
+        if cached is None or cached[0] is not entry:
+            self._light[entry.path] = cached = (entry, light_rows(self.index.iter_items(entry)))
         return cached[1]
 
     def _entry(self, params: dict[str, list[str]], kind: str = "run") -> Entry:
@@ -119,16 +130,29 @@ class ViewApp:
         }
 
     def items(self, params: dict[str, list[str]]) -> dict[str, Any]:
-        """A page of a run's items: id, question, each scorer's score, status, reason."""
+        """A page of a run's items: id, question, each scorer's score, status, reason; in
+        file order, or searched, filtered and sorted (`_rows.chosen`'s parameters)."""
         entry = self._entry(params)
         start = _int(params, "start", 0)
-        found = self.index.items(entry, start, min(_int(params, "count", PAGE_SIZE), 500))
+        count = min(_int(params, "count", PAGE_SIZE), 500)
+        asked = {k: v[0] for k, v in params.items() if k in CHOICES and v and v[0]}
+        if asked:
+            try:
+                indices = chosen(self._rows(entry), asked)
+            except ValueError as exc:
+                raise BadRequest(str(exc)) from None
+            page = indices[start : start + count]
+            found = [self.index.items(entry, at, 1)[0] for at in page]
+            total = len(indices)
+        else:
+            page = list(range(start, min(start + count, len(entry.offsets))))
+            found, total = self.index.items(entry, start, count), len(entry.offsets)
         return {
             "start": start,
-            "total": len(entry.offsets),
+            "total": total,
             "items": [
                 {
-                    "index": start + k,
+                    "index": page[k],
                     "id": item.item.id,
                     "input": _short(item.item.input),
                     "error": None if item.error is None else item.error.message,

@@ -193,8 +193,31 @@
     const pager = el("p", {});
     const asked = new URLSearchParams(query || "").get("item");
     const wanted = asked === null ? NaN : Number(asked);
+    // search, filters and order, answered by the server over every item of the run
+    const scorerIds = Object.keys(run.summary.scorers || {});
+    const search = el("input", { type: "search", id: "item-search", placeholder: "search id or question" });
+    const statusPick = el("select", { id: "item-status" }, ["", "scored", "skipped", "error"].map((v) => el("option", { value: v, text: v ? `some scorer ${v}` : "any status" })));
+    const sortPick = el("select", { id: "item-sort" },
+      [["file", "file order"], ["id", "id"], ["status", "status (failed first)"], ...scorerIds.map((sid) => ["score:" + sid, "score of " + sid])].map(([v, t]) => el("option", { value: v, text: t })));
+    const orderPick = el("select", { id: "item-order" }, [["asc", "ascending"], ["desc", "descending"]].map(([v, t]) => el("option", { value: v, text: t })));
+    const rangeScorer = el("select", { id: "item-scorer" }, [["", "no score range"], ...scorerIds.map((sid) => [sid, sid])].map(([v, t]) => el("option", { value: v, text: t })));
+    const low = el("input", { type: "number", id: "item-min", step: "any", placeholder: "min", size: 5 });
+    const high = el("input", { type: "number", id: "item-max", step: "any", placeholder: "max", size: 5 });
+    const choices = () => {
+      const q = new URLSearchParams();
+      if (search.value.trim()) q.set("q", search.value.trim());
+      if (statusPick.value) q.set("status", statusPick.value);
+      if (sortPick.value !== "file" || orderPick.value === "desc") { q.set("sort", sortPick.value); q.set("order", orderPick.value); }
+      if (rangeScorer.value) { q.set("scorer", rangeScorer.value); if (low.value) q.set("min", low.value); if (high.value) q.set("max", high.value); }
+      return q.toString();
+    };
+    let typing = null;
+    for (const control of [statusPick, sortPick, orderPick, rangeScorer, low, high]) control.addEventListener("change", () => page(0).catch(failed));
+    search.addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(() => page(0).catch(failed), 200); });
+    const controls = el("p", { class: "choices" }, search, " ", statusPick, " sort ", sortPick, orderPick, " ", rangeScorer, low, high);
     async function page(start, open) {
-      const found = await api(`/api/items?path=${enc(path)}&start=${start}&count=${run.page_size}`);
+      const extra = choices();
+      const found = await api(`/api/items?path=${enc(path)}&start=${start}&count=${run.page_size}${extra ? "&" + extra : ""}`);
       items.replaceChildren(...found.items.map((it) => {
         const row = el("tr", { class: "item", "data-index": it.index },
           el("td", { text: it.id }), el("td", { text: it.input }),
@@ -206,7 +229,7 @@
       const end = start + found.items.length;
       pager.replaceChildren(
         el("button", { disabled: start === 0, onclick: () => page(Math.max(0, start - run.page_size)) }, "Previous"),
-        `items ${start + 1}–${end} of ${found.total} `,
+        found.total ? `items ${start + 1}–${end} of ${found.total}${extra ? ` chosen of ${run.items}` : ""} ` : "no item matches ",
         el("button", { disabled: end >= found.total, onclick: () => page(end) }, "Next"));
       const row = open === undefined ? null : items.querySelector(`tr[data-index="${open}"]`);
       if (row) await openItem(open, row);
@@ -250,7 +273,7 @@
       el("p", {}, run.report
         ? el("a", { href: `/report?path=${enc(path)}&token=${enc(TOKEN)}`, target: "_blank", rel: "noopener", id: "report-link" }, "Open the full report")
         : el("span", { class: "muted", text: "Too many items for one report page: browse them below." })),
-      el("h2", { text: "Items" }), pager,
+      el("h2", { text: "Items" }), controls, pager,
       el("table", {}, el("thead", {}, el("tr", {}, ["id", "input", "scores", "error"].map((t) => el("th", { text: t })))), items));
     const at = Number.isInteger(wanted) && wanted >= 0 ? wanted : undefined;
     await page(at === undefined ? 0 : at - (at % run.page_size), at);

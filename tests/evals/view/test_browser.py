@@ -332,6 +332,22 @@ def test_a_run_page_has_no_stray_text_and_an_item_opens_in_place_at_its_own_addr
         tab.js("document.querySelector('#items tr[data-index=\"30\"]').click()")  # closes it
         tab.wait("!document.getElementById('item-detail')")
         assert tab.js("location.hash") == "#/run/free.jsonl"
+        rows = "document.querySelectorAll('#items tr.item').length"
+        tab.js("(() => { const s = document.getElementById('item-search'); s.value = 'q1';"
+               "s.dispatchEvent(new Event('input')); })()")  # fmt: skip
+        tab.wait(f"{rows} === 10")  # q10 ... q19
+        tab.js("(() => { const s = document.getElementById('item-search'); s.value = '';"
+               "s.dispatchEvent(new Event('input')); })()")  # fmt: skip
+        tab.wait(f"{rows} === 40")
+        tab.js("(() => { document.getElementById('item-scorer').value = 'id-context-recall';"
+               "const m = document.getElementById('item-min'); m.value = '0.5';"
+               "m.dispatchEvent(new Event('change')); })()")  # fmt: skip
+        tab.wait(f"{rows} === 20")  # the odd ids found their gold id
+        tab.js("(() => { document.getElementById('item-sort').value = 'id';"
+               "const d = document.getElementById('item-order'); d.value = 'desc';"
+               "d.dispatchEvent(new Event('change')); })()")  # fmt: skip
+        tab.wait("document.querySelector('#items tr.item td').textContent === 'q39'")
+        assert "chosen of 40" in tab.js("document.getElementById('main').innerText")
         tab.open(url + "#/run/free.jsonl?item=12")  # the address opens the item again
         tab.ready("/run/free.jsonl")
         tab.wait("!!document.querySelector('#item-detail h2')")

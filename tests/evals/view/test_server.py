@@ -105,6 +105,27 @@ def test_a_page_opened_at_a_run_the_folder_has_not_read_yet_shows_it(served, run
     assert client.request("/api/run?path=../k3.jsonl")[0] == 404
 
 
+def test_items_searched_filtered_and_sorted_over_the_whole_run(served, runs):
+    _, client = served
+    expected = list(read_results(runs / "k2.jsonl"))
+    base = "/api/items?path=k2.jsonl&count=500"
+    ids = lambda q: [i["id"] for i in client.get(base + q)["items"]]  # noqa: E731
+    assert ids("&sort=id&order=desc") == sorted((x.item.id for x in expected), reverse=True)
+    sid = next(iter(expected[0].scorer_results))
+    scored = [x for x in expected if x.scorer_results[sid].status == "scored"]
+    by_score = sorted(scored, key=lambda x: x.scorer_results[sid].score)
+    assert ids(f"&sort=score:{sid}")[: len(by_score)] == [x.item.id for x in by_score]
+    high = [x.item.id for x in scored if x.scorer_results[sid].score >= 0.5]
+    assert ids(f"&scorer={sid}&min=0.5") == high
+    word = expected[3].item.input.split()[-1].lower()
+    assert ids("&q=" + word) == [x.item.id for x in expected if word in
+                                 f"{x.item.id} {x.item.input}".lower()]  # fmt: skip
+    page = client.get(base + "&q=" + word)
+    assert page["total"] == len(page["items"]) and page["items"][0]["index"] >= 0
+    assert client.request("/api/items?path=k2.jsonl&sort=bogus")[0] == 400
+    assert client.request("/api/items?path=k2.jsonl&scorer=x&min=high")[0] == 400
+
+
 def test_items_page_by_page_and_one_in_full(served, runs):
     _, client = served
     page = client.get("/api/items?path=k2.jsonl&start=25&count=10")

@@ -1,0 +1,113 @@
+"""A run's items as light rows, so that the viewer sorts, searches and filters a page of
+them: read once per version of the file, then every question is answered from memory."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from .._results import ItemResult
+
+SORTS = ("file", "id", "status")
+"""The orders besides ``score:<scorer id>``."""
+STATUSES = ("scored", "skipped", "error")
+
+
+@dataclass(frozen=True)
+class Row:
+    """What of an item the choices read.
+
+    Attributes:
+        index: Its position in the file.
+        id: Its id.
+        text: Its id and question, lowercased (what a search looks in).
+        statuses: Each scorer's status (``"error"`` for every scorer when the item failed).
+        scores: Each scored scorer's score.
+    """
+
+    index: int
+    id: str
+    text: str
+    statuses: dict[str, str]
+    scores: dict[str, float]
+
+    @property
+    def worst(self) -> int:
+        """0 when every scorer scored, 1 when one skipped, 2 when one failed."""
+        found = set(self.statuses.values())
+        return 2 if "error" in found else 1 if "skipped" in found else 0
+
+
+def light_rows(items: Iterable[ItemResult]) -> list[Row]:
+    """One `Row` per item, in file order."""
+    rows = []
+    for index, item in enumerate(items):
+        question = item.item.input if isinstance(item.item.input, str) else str(item.item.input)
+        statuses: dict[str, str] = {sid: r.status for sid, r in item.scorer_results.items()}
+        if item.error is not None:
+            statuses = dict.fromkeys(statuses or ["(item)"], "error")
+        scores = {
+            sid: float(r.score)
+            for sid, r in item.scorer_results.items()
+            if r.status == "scored" and r.score is not None
+        }
+        text = f"{item.item.id}\n{question}".lower()
+        rows.append(Row(index, item.item.id, text, statuses, scores))
+    return rows
+
+
+def chosen(rows: list[Row], params: Mapping[str, str]) -> list[int]:
+    """The indices of the rows a page shows, in its order.
+
+    ``params``: ``q`` (text in the id or question, any case), ``status`` (some scorer has
+    it), ``scorer`` with ``min`` / ``max`` (its score in the range; unscored rows left out),
+    ``sort`` (``file``, ``id``, ``status``: failed first, or ``score:<scorer id>``: unscored
+    last) and ``order`` (``desc`` reverses).
+
+    Raises:
+        ValueError: For an unknown sort or status, or a bound that is not a number.
+    """
+    found = rows
+    query = params.get("q", "").strip().lower()
+    if query:
+        found = [r for r in found if query in r.text]
+    status = params.get("status", "")
+    if status:
+        if status not in STATUSES:
+            raise ValueError(f"status must be one of {', '.join(STATUSES)}; got {status!r}")
+        found = [r for r in found if status in r.statuses.values()]
+    scorer = params.get("scorer", "")
+    if scorer:
+        low, high = _bound(params, "min", -math.inf), _bound(params, "max", math.inf)
+        found = [r for r in found if low <= r.scores.get(scorer, math.nan) <= high]
+    return [r.index for r in _sorted(found, params.get("sort", "file"), params.get("order"))]
+
+
+def _bound(params: Mapping[str, str], name: str, default: float) -> float:
+    text = params.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a number; got {text!r}") from None
+
+
+def _sorted(rows: list[Row], sort: str, order: str | None) -> list[Row]:
+    desc = order == "desc"
+    if sort == "file":
+        return rows[::-1] if desc else rows
+    if sort == "id":
+        return sorted(rows, key=lambda r: r.id, reverse=desc)
+    if sort == "status":
+        return sorted(rows, key=lambda r: -r.worst, reverse=desc)
+    if sort.startswith("score:"):
+        sid = sort.removeprefix("score:")
+        scored = [r for r in rows if sid in r.scores]
+        unscored = [r for r in rows if sid not in r.scores]
+        return sorted(scored, key=lambda r: r.scores[sid], reverse=desc) + unscored
+    raise ValueError(f"sort must be one of {', '.join(SORTS)} or score:<scorer id>; got {sort!r}")
+
+
+__all__ = ["Row", "chosen", "light_rows"]
