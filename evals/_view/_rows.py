@@ -66,8 +66,18 @@ def chosen(rows: list[Row], params: Mapping[str, str]) -> list[int]:
     last) and ``order`` (``desc`` reverses).
 
     Raises:
-        ValueError: For an unknown sort or status, or a bound that is not a number.
+        ValueError: For an unknown sort, status or scorer, or a bound that is not a number.
     """
+    known = {sid for row in rows for sid in row.statuses}
+    sort = params.get("sort", "file")
+    for sid in (
+        params.get("scorer", ""),
+        sort.removeprefix("score:") if sort.startswith("score:") else "",
+    ):
+        if sid and sid not in known:
+            raise ValueError(
+                f"this run has no scorer {sid!r}; its scorers: {', '.join(sorted(known))}"
+            )
     found = rows
     query = params.get("q", "").strip().lower()
     if query:
@@ -81,7 +91,7 @@ def chosen(rows: list[Row], params: Mapping[str, str]) -> list[int]:
     if scorer:
         low, high = _bound(params, "min", -math.inf), _bound(params, "max", math.inf)
         found = [r for r in found if low <= r.scores.get(scorer, math.nan) <= high]
-    return [r.index for r in _sorted(found, params.get("sort", "file"), params.get("order"))]
+    return [r.index for r in _sorted(found, sort, params.get("order"))]
 
 
 def _bound(params: Mapping[str, str], name: str, default: float) -> float:

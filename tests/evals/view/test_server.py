@@ -123,7 +123,10 @@ def test_items_searched_filtered_and_sorted_over_the_whole_run(served, runs):
     page = client.get(base + "&q=" + word)
     assert page["total"] == len(page["items"]) and page["items"][0]["index"] >= 0
     assert client.request("/api/items?path=k2.jsonl&sort=bogus")[0] == 400
-    assert client.request("/api/items?path=k2.jsonl&scorer=x&min=high")[0] == 400
+    assert client.request(f"/api/items?path=k2.jsonl&scorer={sid}&min=high")[0] == 400
+    code, said = client.request("/api/items?path=k2.jsonl&scorer=nope&min=0.5")
+    assert code == 400 and "this run has no scorer 'nope'" in said["error"]
+    assert client.request("/api/items?path=k2.jsonl&sort=score:nope")[0] == 400
 
 
 def test_items_page_by_page_and_one_in_full(served, runs):
