@@ -325,7 +325,7 @@
         if (line) line.textContent = saved.agreement.line;
         else agreement.append(el("div", { "data-scorer": v.scorer_id, text: saved.agreement.line }));
         refused.hidden = true;
-        if (verdicts[at] === v) at += 1;
+        if (verdicts[at] === v) { at += 1; labelled += 1; }
         draw();
       } catch (error) {
         refused.textContent = "Not saved: " + String(error.message || error) + " (this verdict stays on screen; answer again)";
@@ -334,8 +334,14 @@
         saving = false;
       }
     }
+    let labelled = 0;
+    const help = el("div", { class: "banner", id: "help", hidden: true },
+      el("b", { text: "Keys" }),
+      el("ul", {}, ["a / d: agree / disagree (h, m, l, n: a relevance level)", "u: cannot decide",
+        "s or →: skip this verdict (no label)", "k or ←: back to the previous verdict (a new answer replaces its label)",
+        "?: show or hide this sheet"].map((t) => el("li", { text: t }))));
     function draw() {
-      progress.textContent = `${Math.min(at, verdicts.length)} of ${verdicts.length} labelled in this sample`;
+      progress.textContent = `${Math.min(at, verdicts.length)} of ${verdicts.length} passed in this sample (${labelled} labelled here)`;
       if (at >= verdicts.length) {
         card.replaceChildren(el("p", { text: verdicts.length ? "Done: every verdict of this sample is labelled." : "No unlabelled verdicts in this run." }),
           link(`/review/${enc(path)}?seed=${seed + 1}`, "Another sample"), " · ", link("/run/" + enc(path), "Back to the run"));
@@ -375,7 +381,11 @@
           el("button", { id: "unsure", onclick: () => answer(null) }, "Cannot decide (u)")));
     }
     document.onkeydown = (e) => {
-      if (at >= verdicts.length || e.target.tagName === "INPUT") return;
+      if (e.target.tagName === "INPUT") return;
+      if (e.key === "?") { help.hidden = !help.hidden; return; }
+      if ((e.key === "k" || e.key === "ArrowLeft") && !saving && at > 0) { at -= 1; draw(); return; }
+      if (at >= verdicts.length) return;
+      if ((e.key === "s" || e.key === "ArrowRight") && !saving) { at += 1; draw(); return; }
       const v = verdicts[at];
       if (v.kind === "relevance") {
         const grade = LEVELS.findIndex((name) => name[0] === e.key);
@@ -387,8 +397,8 @@
       if (e.key === "u") answer(null);
     };
     show(el("h1", { text: "Review the judge: " + path }),
-      el("p", { class: "muted", text: "A seeded sample, stratified by scorer and verdict. Each click is saved at once." }),
-      progress, refused, card, agreement);
+      el("p", { class: "muted", text: "A seeded sample, stratified by scorer and verdict. Each click is saved at once. Keys: ? shows them all (s skips, k goes back)." }),
+      progress, refused, card, help, agreement);
     draw();
   }
 

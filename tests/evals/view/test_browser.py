@@ -356,3 +356,41 @@ def test_a_run_page_has_no_stray_text_and_an_item_opens_in_place_at_its_own_addr
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
+
+
+def test_review_keys_skip_go_back_and_show_their_sheet(runs, browser):
+    """Issue 57: keys to skip a verdict (no label), go back to the previous one (a new
+    answer replaces its label) and show the help sheet (``?``)."""
+    proc, url = start_view(runs)
+    try:
+        tab = browser.tab()
+        tab.open(url + "#/review/k3.jsonl")
+        tab.ready("/review/k3.jsonl")
+        progress = "document.getElementById('progress').textContent"
+        key = "document.getElementById('card').dataset.key"
+        press = "document.dispatchEvent(new KeyboardEvent('keydown', {{key: {!r}}}))"
+        first = tab.js(key)
+        tab.js(press.format("s"))
+        tab.wait(f"{progress}.startsWith('1 of 30')")
+        assert tab.js(key) != first and LabelStore(runs).labels() == []  # skipped: no label
+        second = tab.js(key)
+        tab.js(press.format("k"))
+        tab.wait(f"{progress}.startsWith('0 of 30')")
+        assert tab.js(key) == first
+        tab.js(press.format("ArrowRight"))
+        tab.wait(f"{progress}.startsWith('1 of 30')")
+        assert tab.js(key) == second
+        assert tab.js("document.getElementById('help').hidden") is True
+        tab.js(press.format("?"))
+        sheet = tab.js(
+            "document.getElementById('help').hidden ? '' : document.getElementById('help').innerText"
+        )
+        assert "skip this verdict" in sheet and "back to the previous verdict" in sheet
+        tab.js("document.getElementById('unsure').click()")
+        tab.wait(f"{progress}.startsWith('2 of 30')")
+        assert "(1 labelled here)" in tab.js(progress)
+        assert [x.key for x in LabelStore(runs).labels()] == [second]
+        assert tab.errors == []
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
