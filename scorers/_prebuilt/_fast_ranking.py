@@ -50,12 +50,14 @@ def ranking_block(ranked: Sequence[RankedIds | None]) -> RankingBlock | None:
     if not slots:
         return None
     lengths, grades, judged_lengths, judged, ideal_lengths, ideal = [], [], [], [], [], []
+    unranked: list[bool] = []
     for slot in slots:
         ids = ranked[slot]
         assert ids is not None
         got = ids.grades.get
         # an empty ranking: trec_eval -c's stand-in document, as `single_query_batch`
         ranked_grades = [got(doc, NOT_JUDGED) for doc in ids.retrieved_ids] or [NOT_JUDGED]
+        unranked.append(not ids.retrieved_ids)
         lengths.append(len(ranked_grades))
         grades.extend(ranked_grades)
         values = list(ids.grades.values())
@@ -81,7 +83,7 @@ def ranking_block(ranked: Sequence[RankedIds | None]) -> RankingBlock | None:
         ),
         judged_offsets=judged_offsets,
         judged_grades=judged_array,
-        missing=np.array([not ranked[slot].retrieved_ids for slot in slots], dtype=bool),  # type: ignore[union-attr]
+        missing=np.array(unranked, dtype=bool),
     )
     relevant = np.flatnonzero(grade_array > 0)
     cuts = np.searchsorted(relevant, batch.offsets)

@@ -11,7 +11,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from .._errors import ConfigError
-from ._kernel import NONPOOL_GRADE, RankedBatch
+from ._kernel import NONPOOL, RankedBatch
 
 if TYPE_CHECKING:
     import numpy as np
@@ -19,7 +19,6 @@ else:
     from .._lazy import np
 
 NOT_JUDGED = -math.inf
-NONPOOL = NONPOOL_GRADE
 UNJUDGED = -2.0
 """The grade of a ranked document the qrels give a negative grade ("in the pool, unjudged")."""
 STAND_IN: Mapping[str, float] = {"ceci_nest_pas_un_docno": 1.0}

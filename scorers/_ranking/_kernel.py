@@ -24,7 +24,7 @@ else:
     from .._lazy import np
 
 
-NONPOOL_GRADE = -1.0
+NONPOOL = -1.0
 """The grade of a ranked document the qrels do not judge (trec_eval's "not in the pool")."""
 
 
@@ -244,7 +244,7 @@ def single_query_batch(
     grades = np.asarray(ranked_grades, dtype=np.float64)
     unranked = not len(grades)
     if unranked:
-        grades = np.array([NONPOOL_GRADE])
+        grades = np.array([NONPOOL])
     judged = np.asarray(judged_grades, dtype=np.float64)
     ideal = -np.sort(-judged[judged > 0])
     return RankedBatch(

@@ -12,6 +12,7 @@ from pathlib import Path
 from .._atomic import write_atomically
 from .._caller import warn_user
 from .._errors import DatasetError
+from ._batch import MAX_GRADE
 
 Qrels = dict[str, dict[str, float]]
 """``{query_id: {doc_id: grade}}``, pytrec_eval's shape."""
@@ -74,8 +75,6 @@ def _number(file: str, number: int, field: str, text: str) -> float:
 
 
 _LEADING_INTEGER = re.compile(r"[+-]?\d+")
-MAX_GRADE = 2**53
-"""The largest grade magnitude read: beyond it a float no longer holds every integer."""
 
 
 def _grade(file: str, number: int, text: str) -> int:
