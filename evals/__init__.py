@@ -65,6 +65,8 @@ _EXPORTS: dict[str, str] = {
     "agreement_gates": "._results._agreement",
     "sample_verdicts": "._results._verdicts",
     "MIN_LABELS": "._results._agreement",
+    "PeopleAgreement": "._results._people",
+    "people_agreements": "._results._people",
     "ViewServer": "._view",
     "Calibration": "._calibration",
     "acalibrate": "._calibrate",
@@ -132,6 +134,7 @@ if TYPE_CHECKING:
         agreement_gates,
         judge_agreements,
     )
+    from ._results._people import PeopleAgreement, people_agreements
     from ._results._verdicts import sample_verdicts
     from ._runner import IgnoredColumnsWarning, ItemFailedError, arun_evals, run_evals
     from ._shards import merge_results
@@ -180,6 +183,7 @@ __all__ = [
     "JudgedQrels",
     "Label",
     "LabelStore",
+    "PeopleAgreement",
     "ResultList",
     "RowReview",
     "RunComparison",
@@ -222,6 +226,7 @@ __all__ = [
     "load_dataset",
     "mean_ci",
     "merge_results",
+    "people_agreements",
     "read_corpus",
     "read_results",
     "register_format",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import BaseModel
@@ -90,12 +92,19 @@ class Label(BaseModel):
         label: True (supported / useful), False (not), None (the person could not decide);
             for a graded verdict the person's grade, 0-3.
         updated: When it was last set (ISO 8601, UTC).
+        annotator: Who labelled ("" for a label made before names were asked); one
+            verdict holds one label per person.
+        note: The person's note with the label ("" for none).
+        blind: Whether the person answered before seeing the judge's verdict.
     """
 
     key: str
     verdict: JudgeVerdict
     label: bool | int | None
     updated: str
+    annotator: str = ""
+    note: str = ""
+    blind: bool = False
 
     @property
     def agrees(self) -> bool | None:
@@ -106,3 +115,26 @@ class Label(BaseModel):
         if self.verdict.graded:
             return self.label == self.verdict.grade
         return self.label == self.verdict.supported
+
+
+SPLIT = "split"
+"""`people_label`'s answer when the people who decided a question gave no majority."""
+
+
+def people_label(labels: Iterable[Label]) -> bool | int | str | None:
+    """The people's label of one question, from each person's label on it: the label a
+    strict majority of those who decided gave, None when nobody decided, `SPLIT` when
+    they gave no majority (one person's label is theirs)."""
+    decided = Counter(x.label for x in labels if x.label is not None)
+    if not decided:
+        return None
+    (top, count), *_ = decided.most_common(1)
+    return top if 2 * count > sum(decided.values()) else SPLIT
+
+
+def by_question(labels: Iterable[Label]) -> dict[str, list[Label]]:
+    """Labels grouped by the question they are on (its key), in the order first labelled."""
+    grouped: dict[str, list[Label]] = {}
+    for found in labels:
+        grouped.setdefault(found.key, []).append(found)
+    return grouped

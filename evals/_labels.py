@@ -12,13 +12,11 @@ before the click returns, whatever happens to the process after.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import sqlite3
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -28,39 +26,20 @@ from pydantic import BaseModel
 
 from scorers import ConfigError
 
-from ._judged import JudgeVerdict, Label
-from ._own_db import APPLICATION_ID, foreign, own_database, tables_of
+from ._judged import SPLIT, JudgeVerdict, Label, by_question, people_label
+from ._labels_db import (
+    ANNOTATOR_LIMIT,
+    NOTE_LIMIT,
+    SCHEMA,
+    calibration_row,
+    retrying,
+    tables,
+    upgrade,
+)
+from ._own_db import APPLICATION_ID, foreign, own_database
 
 LABELS_FILE = "scorekit-labels.sqlite"
 """The labels database's name in a folder of runs."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS labels (
-    key TEXT PRIMARY KEY,
-    scorer_id TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    judge_model TEXT NOT NULL,
-    prompt_version TEXT NOT NULL,
-    verdict TEXT NOT NULL,
-    label INTEGER,
-    updated TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS labels_judge ON labels (scorer_id, judge_model, prompt_version);
-CREATE TABLE IF NOT EXISTS row_reviews (
-    data_set TEXT NOT NULL,
-    row_id TEXT NOT NULL,
-    decision TEXT NOT NULL CHECK (decision IN ('accept', 'reject')),
-    row TEXT NOT NULL,
-    updated TEXT NOT NULL,
-    PRIMARY KEY (data_set, row_id)
-);
-CREATE TABLE IF NOT EXISTS written (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL);
-"""
-
-
-@functools.cache
-def _tables() -> frozenset[str]:
-    return frozenset(tables_of(_SCHEMA))
 
 
 class RowReview(BaseModel):
@@ -83,20 +62,6 @@ class RowReview(BaseModel):
 
 _SETUP = threading.Lock()
 """One connection of this process at a time sets the journal mode and makes the schema."""
-
-
-def _retrying(work: Callable[[], Any], seconds: float = 30.0) -> Any:
-    """``work()``, tried again while another connection holds the database (SQLite's own
-    busy wait does not cover every case: a journal-mode change, a schema made at once)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            return work()
-        except sqlite3.OperationalError as exc:
-            busy = "locked" in str(exc) or "busy" in str(exc)
-            if not busy or time.monotonic() > deadline:
-                raise
-            time.sleep(0.01)
 
 
 def _now() -> str:
@@ -127,11 +92,13 @@ class LabelStore:
                 "your runs or its scorekit-labels.sqlite"
             )
         (app,) = connection.execute("PRAGMA application_id").fetchone()
-        if app == APPLICATION_ID and not foreign(connection, set(_tables())):
-            return
+        if not foreign(connection, set(tables())):
+            upgrade(connection)
+            if app == APPLICATION_ID:
+                return
         try:
             with _SETUP:
-                _retrying(lambda: own_database(self.path, _SCHEMA, rebuild=False).close())
+                retrying(lambda: own_database(self.path, SCHEMA, rebuild=False).close())
         except ConfigError as exc:
             raise ConfigError(
                 f"{self.path} is not a scorekit labels database ({exc}); give the folder of "
@@ -151,7 +118,7 @@ class LabelStore:
         except sqlite3.Error as exc:
             raise ConfigError(f"cannot open the labels database {self.path}: {exc}") from None
         try:
-            _retrying(lambda: self._prepare(connection, write))
+            retrying(lambda: self._prepare(connection, write))
             yield connection
         except sqlite3.OperationalError as exc:
             raise ConfigError(f"the labels database {self.path} cannot be used: {exc}") from None
@@ -169,30 +136,47 @@ class LabelStore:
         if write:
             with _SETUP:
                 connection.execute("PRAGMA journal_mode=WAL")
-                connection.executescript(_SCHEMA)
+                connection.executescript(SCHEMA)
 
     def _write(self, sql: str, args: tuple[Any, ...]) -> None:
         with self._connect(write=True) as connection:
             assert connection is not None
-            _retrying(lambda: connection.execute(sql, args))
+            retrying(lambda: connection.execute(sql, args))
 
     def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._connect(write=False) as connection:
             if connection is None:
                 return []
             try:
-                return _retrying(lambda: connection.execute(sql, args).fetchall())
+                return retrying(lambda: connection.execute(sql, args).fetchall())
             except sqlite3.OperationalError as exc:
                 if "no such table" in str(exc):
                     return []
                 raise
 
-    def save(self, verdict: JudgeVerdict, label: bool | int | None) -> Label:
-        """Store a person's label on ``verdict`` (replacing an earlier one), durably: a
-        bool (or None) for a yes/no verdict, a grade 0-3 (or None) for a graded one.
+    def save(
+        self,
+        verdict: JudgeVerdict,
+        label: bool | int | None,
+        *,
+        annotator: str = "",
+        note: str = "",
+        blind: bool = False,
+    ) -> Label:
+        """Store a person's label on ``verdict`` (replacing their earlier one; other
+        people's labels on it are kept), durably: a bool (or None) for a yes/no verdict,
+        a grade 0-3 (or None) for a graded one.
+
+        Args:
+            verdict: The verdict labelled.
+            label: The label.
+            annotator: Who labels (at most `ANNOTATOR_LIMIT` characters; spaces at
+                either end dropped).
+            note: Their note (at most `NOTE_LIMIT` characters).
+            blind: Whether they answered before seeing the judge's verdict.
 
         Raises:
-            ConfigError: For a label of the other kind.
+            ConfigError: For a label of the other kind, or a name or note too long.
         """
         if label is not None and verdict.graded != (
             isinstance(label, int) and not isinstance(label, bool)
@@ -201,18 +185,38 @@ class LabelStore:
             raise ConfigError(f"a {verdict.kind} verdict is labelled with {want}; got {label!r}")
         if verdict.graded and label is not None and not 0 <= int(label) <= 3:
             raise ConfigError(f"a grade is 0 (none) to 3 (high); got {label!r}")
-        saved = Label(key=verdict.key, verdict=verdict, label=label, updated=_now())
+        annotator, note = annotator.strip(), note.strip()
+        for what, text, limit in (
+            ("annotator", annotator, ANNOTATOR_LIMIT),
+            ("note", note, NOTE_LIMIT),
+        ):
+            if len(text) > limit:
+                raise ConfigError(f"an {what} is at most {limit} characters; got {len(text)}")
+        saved = Label(
+            key=verdict.key,
+            verdict=verdict,
+            label=label,
+            updated=_now(),
+            annotator=annotator,
+            note=note,
+            blind=blind,
+        )
         self._write(
-            "INSERT INTO labels VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE "
-            "SET verdict = excluded.verdict, label = excluded.label, updated = excluded.updated",
+            "INSERT INTO labels VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (key, annotator) DO UPDATE SET verdict = excluded.verdict, "
+            "label = excluded.label, note = excluded.note, blind = excluded.blind, "
+            "updated = excluded.updated",
             (
                 saved.key,
+                annotator,
                 verdict.scorer_id,
                 verdict.kind,
                 verdict.judge_model,
                 verdict.prompt_version,
                 verdict.model_dump_json(),
                 None if label is None else int(label),
+                note,
+                int(blind),
                 saved.updated,
             ),
         )
@@ -224,8 +228,8 @@ class LabelStore:
         judge_model: str | None = None,
         prompt_version: str | None = None,
     ) -> list[Label]:
-        """The stored labels, oldest first, those of one scorer / judge / prompt when
-        given."""
+        """The stored labels (each person's), oldest first, those of one scorer / judge /
+        prompt when given."""
         where, args = [], []
         for column, value in (
             ("scorer_id", scorer_id),
@@ -235,18 +239,36 @@ class LabelStore:
             if value is not None:
                 where.append(f"{column} = ?")
                 args.append(value)
-        sql = "SELECT key, verdict, label, updated FROM labels"
+        sql = "SELECT key, verdict, label, updated, annotator, note, blind FROM labels"
         sql += (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY updated, key"
         found = []
-        for key, verdict, label, updated in self._rows(sql, tuple(args)):
+        for key, verdict, label, updated, annotator, note, blind in self._rows(sql, tuple(args)):
             judged = JudgeVerdict.model_validate_json(verdict)
             kept = None if label is None else int(label) if judged.graded else bool(label)
-            found.append(Label(key=key, verdict=judged, label=kept, updated=updated))
+            found.append(
+                Label(
+                    key=key,
+                    verdict=judged,
+                    label=kept,
+                    updated=updated,
+                    annotator=annotator,
+                    note=note,
+                    blind=bool(blind),
+                )
+            )
         return found
 
-    def keys(self) -> set[str]:
-        """The keys of every labelled verdict."""
-        return {key for (key,) in self._rows("SELECT key FROM labels")}
+    def keys(self, annotator: str | None = None) -> set[str]:
+        """The keys of every labelled verdict (those ``annotator`` labelled, when given)."""
+        if annotator is None:
+            return {key for (key,) in self._rows("SELECT DISTINCT key FROM labels")}
+        rows = self._rows("SELECT key FROM labels WHERE annotator = ?", (annotator.strip(),))
+        return {key for (key,) in rows}
+
+    def annotators(self) -> dict[str, int]:
+        """Who labelled in this folder, with how many labels each made."""
+        rows = self._rows("SELECT annotator, COUNT(*) FROM labels GROUP BY annotator")
+        return dict(rows)
 
     def judges(self, scorer_id: str) -> dict[tuple[str, str], int]:
         """Per (judge model, prompt version), how many decided labels ``scorer_id`` has."""
@@ -257,30 +279,33 @@ class LabelStore:
         )
         return {(model, prompt): n for model, prompt, n in rows}
 
-    def calibration_rows(self, scorer_id: str | None = None) -> list[dict[str, Any]]:
+    def calibration_rows(
+        self, scorer_id: str | None = None, *, each: bool = False
+    ) -> list[dict[str, Any]]:
         """The decided labels as `calibrate`'s rows: claim rows ``{"claim", "context",
         "label": "supported" | "not_supported"}`` and chunk rows ``{"input",
         "ground_truth", "chunk", "label": 0 | 1}`` (``"response"`` instead of
-        ``"ground_truth"`` for context utilization's)."""
+        ``"ground_truth"`` for context utilization's; relevance rows ``{"input", "chunk",
+        "label": level}``).
+
+        Args:
+            scorer_id: Only this scorer's verdicts.
+            each: One row per person's label, with its ``annotator``, ``note`` and
+                ``blind`` (when set) — the export. By default one row per question with
+                the people's label (`people_label`: a question people split on is left
+                out), for calibration.
+        """
         rows: list[dict[str, Any]] = []
-        for found in self.labels(scorer_id):
-            v = found.verdict
-            if found.label is None:
-                continue
-            if v.graded:
-                level = ("none", "low", "medium", "high")[int(found.label)]
-                rows.append({"input": v.input, "chunk": v.text, "label": level})
-                continue
-            if v.kind == "claim":
-                label = "supported" if found.label else "not_supported"
-                rows.append({"claim": v.text, "context": v.context, "label": label})
-                if v.input:
-                    rows[-1]["input"] = v.input
-                continue
-            against = "response" if v.scorer_id == "context-utilization" else "ground_truth"
-            rows.append(
-                {"input": v.input, against: v.reference, "chunk": v.text, "label": int(found.label)}
-            )
+        for labels in by_question(self.labels(scorer_id)).values():
+            for found in labels if each else labels[:1]:
+                label = found.label if each else people_label(labels)
+                if label is None or label == SPLIT:
+                    continue
+                row = calibration_row(found.verdict, label)
+                if each:
+                    extra = {"annotator": found.annotator, "note": found.note, "blind": found.blind}
+                    row.update({k: v for k, v in extra.items() if v})
+                rows.append(row)
         return rows
 
     def review(self, data_set: str, row_id: str, decision: str, row: dict[str, Any]) -> RowReview:

@@ -25,6 +25,7 @@ from scorers.lowlevel import finite, warn_user
 
 from .._calibration import agreement
 from .._graded import graded_agreement
+from .._judged import SPLIT, by_question, people_label
 from .._labels import LabelStore, label_store
 from ._verdicts import header_of_run, judged_scorers, run_items, run_verdicts
 
@@ -40,7 +41,7 @@ RunVerdicts = Mapping[str, Mapping[str, bool | int]]
 verdict (supported / useful, or a graded verdict's grade 0-3)."""
 
 
-def _no_interval() -> list[float | None]:
+def no_interval() -> list[float | None]:
     return [None, None]
 
 
@@ -53,8 +54,11 @@ class JudgeAgreement(BaseModel):
         judge_model: The judge that produced the run's verdicts.
         prompt_version: The version of the verdict prompt.
         n: Labelled questions the run judged, with a decision (agree or disagree).
-        undecided: Labelled questions the run judged where the person could not decide
-            (not counted).
+        undecided: Labelled questions the run judged where nobody could decide (not
+            counted).
+        split: Labelled questions the run judged where the people who decided gave no
+            majority (not counted). A question several people labelled counts once, with
+            the label most of them gave (`people_label`).
         labelled: Decided labels for this judge model and prompt version in the store,
             whether or not the run judged their questions.
         verdicts_read: False when the run's verdicts could not be read (a header without
@@ -76,13 +80,14 @@ class JudgeAgreement(BaseModel):
     prompt_version: str
     n: int = 0
     undecided: int = 0
+    split: int = 0
     labelled: int = 0
     verdicts_read: bool = True
     graded: bool = False
     kappa: float | None = None
-    kappa_ci: list[float | None] = Field(default_factory=_no_interval)
+    kappa_ci: list[float | None] = Field(default_factory=no_interval)
     accuracy: float | None = None
-    accuracy_ci: list[float | None] = Field(default_factory=_no_interval)
+    accuracy_ci: list[float | None] = Field(default_factory=no_interval)
     elsewhere: dict[str, int] = Field(default_factory=dict)
 
     def line(self) -> str:
@@ -102,12 +107,13 @@ class JudgeAgreement(BaseModel):
             return f"{who}: no labels for this judge yet"
         kappa = "weighted κ (quadratic)" if self.graded else "κ"
         return (
-            f"{who}: {kappa} {_value(self.kappa, self.kappa_ci)}, accuracy "
-            f"{_value(self.accuracy, self.accuracy_ci)}, {self.n} labels"
+            f"{who}: {kappa} {value_text(self.kappa, self.kappa_ci)}, accuracy "
+            f"{value_text(self.accuracy, self.accuracy_ci)}, {self.n} labels"
+            + (f", {self.split} split between people" if self.split else "")
         )
 
 
-def _value(value: float | None, ci: Sequence[float | None]) -> str:
+def value_text(value: float | None, ci: Sequence[float | None]) -> str:
     if value is None:
         return "undefined"
     if ci[0] is None or ci[1] is None:
@@ -214,21 +220,26 @@ def agreement_of(
     )
     if verdicts is None:
         return result
-    shared = [x for x in labels if x.key in verdicts]
-    decided = [x for x in shared if x.label is not None]
-    result.n, result.undecided = len(decided), len(shared) - len(decided)
+    people = {
+        key: people_label(found)
+        for key, found in by_question(x for x in labels if x.key in verdicts).items()
+    }
+    decided = {key: label for key, label in people.items() if label not in (None, SPLIT)}
+    result.n = len(decided)
+    result.split = sum(label == SPLIT for label in people.values())
+    result.undecided = len(people) - result.n - result.split
     result.graded = any(x.verdict.graded for x in labels) or any(
         not isinstance(v, bool) for v in verdicts.values()
     )
     if decided and result.graded:
         graded, intervals = graded_agreement(
-            [int(x.label or 0) for x in decided], [int(verdicts[x.key]) for x in decided]
+            [int(label or 0) for label in decided.values()], [int(verdicts[k]) for k in decided]
         )
         result.kappa, result.kappa_ci = graded["weighted_kappa"], intervals["weighted_kappa"]
         result.accuracy, result.accuracy_ci = graded["accuracy"], intervals["accuracy"]
     elif decided:
         metrics, ci, _ = agreement(
-            [bool(x.label) for x in decided], [bool(verdicts[x.key]) for x in decided]
+            [bool(label) for label in decided.values()], [bool(verdicts[k]) for k in decided]
         )
         result.kappa, result.kappa_ci = metrics["kappa"], ci["kappa"]
         result.accuracy, result.accuracy_ci = metrics["accuracy"], ci["accuracy"]

@@ -13,9 +13,11 @@ from scorers import ConfigError
 from .._labels import JudgeVerdict, LabelStore
 from .._results._agreement import agreement_of, agreements_for
 from .._results._header import RunHeader
+from .._results._people import people_agreements
 from .._results._verdicts import draw_verdicts, judged_scorers, run_verdicts, verdicts_of
 from ._datasets import accepted_rows, data_set_rows
 from ._index import Entry, RunIndex
+from ._params import BadRequest, NotFound, one, short, shown, whole
 from ._rows import Row, chosen, light_rows
 
 PAGE_SIZE = 50
@@ -23,20 +25,8 @@ CHOICES = ("q", "status", "scorer", "min", "max", "sort", "order")
 """What `/api/items` searches, filters and sorts by (`_rows.chosen`)."""
 SAMPLED_KEPT = 5_000
 """Verdicts drawn for review kept whole, by key, for the labels that come back."""
-SHOWN_TEXT = 4_000
-"""The longest text of a verdict the review page is sent (a chunk, a claim, a reference)."""
-SHOWN_CHUNKS = 50
-"""The most chunks of a claim's context the review page is sent."""
 REPORT_LIMIT = 20_000
 """Runs with more items open in the viewer's paged item list, not as one report page."""
-
-
-class NotFound(Exception):
-    """A path outside the folder, or a file it does not hold."""
-
-
-class BadRequest(Exception):
-    """A parameter missing or out of range; its text says which."""
 
 
 def _header(entry: Entry) -> RunHeader | None:
@@ -101,7 +91,7 @@ class ViewApp:
         return cached[1]
 
     def _entry(self, params: dict[str, list[str]], kind: str = "run") -> Entry:
-        name = _one(params, "path")
+        name = one(params, "path")
         try:
             return self.index.entry(name, kind)
         except KeyError:
@@ -121,10 +111,13 @@ class ViewApp:
     def run(self, params: dict[str, list[str]]) -> dict[str, Any]:
         """One run: its record and people's agreement with its judge."""
         entry = self._entry(params)
-        agreements = agreements_for(_header(entry), self.store, self._run_verdicts(entry))
+        header = _header(entry)
+        agreements = agreements_for(header, self.store, self._run_verdicts(entry))
+        people = people_agreements(self.store, list(judged_scorers(header)))
         return {
             **entry.record,
             "agreement": [a.model_dump(mode="json") | {"line": a.line()} for a in agreements],
+            "people": [a.model_dump(mode="json") | {"line": a.line()} for a in people],
             "page_size": PAGE_SIZE,
             "report": entry.record["items"] <= REPORT_LIMIT,
         }
@@ -133,8 +126,8 @@ class ViewApp:
         """A page of a run's items: id, question, each scorer's score, status, reason; in
         file order, or searched, filtered and sorted (`_rows.chosen`'s parameters)."""
         entry = self._entry(params)
-        start = _int(params, "start", 0)
-        count = min(_int(params, "count", PAGE_SIZE), 500)
+        start = whole(params, "start", 0)
+        count = min(whole(params, "count", PAGE_SIZE), 500)
         asked = {k: v[0] for k, v in params.items() if k in CHOICES and v and v[0]}
         if asked:
             try:
@@ -154,10 +147,10 @@ class ViewApp:
                 {
                     "index": page[k],
                     "id": item.item.id,
-                    "input": _short(item.item.input),
+                    "input": short(item.item.input),
                     "error": None if item.error is None else item.error.message,
                     "scores": {
-                        sid: {"score": r.score, "status": r.status, "reason": _short(r.reason)}
+                        sid: {"score": r.score, "status": r.status, "reason": short(r.reason)}
                         for sid, r in item.scorer_results.items()
                     },
                 }
@@ -168,7 +161,7 @@ class ViewApp:
     def item(self, params: dict[str, list[str]]) -> dict[str, Any]:
         """One item of a run in full, as its results line holds it."""
         entry = self._entry(params)
-        at = _int(params, "index", 0)
+        at = whole(params, "index", 0)
         if not 0 <= at < len(entry.offsets):
             raise NotFound(f"the run has no item {at}")
         return self.index.items(entry, at, 1)[0].model_dump(mode="json")
@@ -232,17 +225,22 @@ class ViewApp:
     def sample(self, params: dict[str, list[str]]) -> dict[str, Any]:
         """Verdicts of a run for people to label: stratified, seeded, unlabelled ones."""
         entry = self._entry(params)
-        n = min(max(_int(params, "n", 30), 1), 500)
+        n = min(max(whole(params, "n", 30), 1), 500)
         header = _header(entry)
         items = self.index.iter_items(entry)
         chosen = draw_verdicts(
-            items, entry.path, header, n, seed=_int(params, "seed", 0), skip=self.store.keys()
+            items,
+            entry.path,
+            header,
+            n,
+            seed=whole(params, "seed", 0),
+            skip=self.store.keys(params.get("annotator", [""])[0]),
         )
         for v in chosen:
             self._sampled[v.key] = v
         while len(self._sampled) > SAMPLED_KEPT:
             del self._sampled[next(iter(self._sampled))]
-        return {"verdicts": [_shown(v) for v in chosen]}
+        return {"verdicts": [shown(v) for v in chosen]}
 
     def _verdict(self, sent: Any) -> JudgeVerdict:
         """The full verdict a label is for: the one drawn under its ``key`` (texts on the
@@ -284,7 +282,19 @@ class ViewApp:
                 raise BadRequest("label a relevance verdict 0 (none) to 3 (high), or null (unsure)")
         elif label not in (True, False, None) or not isinstance(label, (bool, type(None))):
             raise BadRequest("label must be true (supported / useful), false, or null (unsure)")
-        saved = self.store.save(verdict, label)
+        annotator, note, blind = (
+            body.get(k, d) for k, d in (("annotator", ""), ("note", ""), ("blind", False))
+        )
+        if (
+            not isinstance(annotator, str)
+            or not isinstance(note, str)
+            or not isinstance(blind, bool)
+        ):
+            raise BadRequest("annotator and note are text, blind is true or false")
+        try:
+            saved = self.store.save(verdict, label, annotator=annotator, note=note, blind=blind)
+        except ConfigError as exc:
+            raise BadRequest(str(exc)) from None
         try:
             verdicts = self._run_verdicts(self._entry({"path": [verdict.run]})).get(
                 verdict.scorer_id, {}
@@ -294,12 +304,17 @@ class ViewApp:
         agreement = agreement_of(
             self.store, verdict.scorer_id, verdict.judge_model, verdict.prompt_version, verdicts
         )
-        return {"key": saved.key, "agreement": agreement.model_dump() | {"line": agreement.line()}}
+        people = people_agreements(self.store, [verdict.scorer_id])
+        return {
+            "key": saved.key,
+            "agreement": agreement.model_dump() | {"line": agreement.line()},
+            "people": [a.line() for a in people],
+        }
 
     def export(self, params: dict[str, list[str]]) -> str:
-        """People's decided labels of one scorer's verdicts as `calibrate`'s rows (JSON
-        lines: claim rows, or chunk rows)."""
-        rows = self.store.calibration_rows(_one(params, "scorer"))
+        """Each person's decided label on one scorer's verdicts as `calibrate`'s rows
+        (JSON lines: claim, chunk or relevance rows), with its annotator and note."""
+        rows = self.store.calibration_rows(one(params, "scorer"), each=True)
         return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
 
     def data_set(self, params: dict[str, list[str]]) -> dict[str, Any]:
@@ -348,44 +363,3 @@ class ViewApp:
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _one(params: dict[str, list[str]], name: str) -> str:
-    found = params.get(name)
-    if not found or not found[0]:
-        raise BadRequest(f"missing parameter {name!r}")
-    return found[0]
-
-
-def _int(params: dict[str, list[str]], name: str, default: int) -> int:
-    found = params.get(name)
-    if not found:
-        return default
-    try:
-        value = int(found[0])
-    except ValueError:
-        raise BadRequest(f"{name} must be a whole number; got {found[0]!r}") from None
-    if value < 0:
-        raise BadRequest(f"{name} must be 0 or more; got {value}")
-    return value
-
-
-def _shown(v: JudgeVerdict) -> dict[str, Any]:
-    """A verdict as the review page gets it: every text cut to `SHOWN_TEXT`, at most
-    `SHOWN_CHUNKS` chunks, with its ``key`` (the label names the verdict by it) and
-    ``shortened`` when anything was cut."""
-    found = v.model_dump(mode="json")
-    context = [_short(c, SHOWN_TEXT) for c in v.context[:SHOWN_CHUNKS]]
-    if len(v.context) > SHOWN_CHUNKS:
-        context.append(f"… and {len(v.context) - SHOWN_CHUNKS} more chunks")
-    for name in ("text", "input", "reference", "reason"):
-        found[name] = _short(found[name], SHOWN_TEXT)
-    shortened = context != v.context or any(
-        found[n] != getattr(v, n) for n in ("text", "input", "reference", "reason")
-    )
-    return found | {"context": context, "key": v.key, "shortened": shortened}
-
-
-def _short(value: Any, limit: int = 300) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= limit else text[: limit - 1] + "…"

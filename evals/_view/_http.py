@@ -26,8 +26,9 @@ from urllib.parse import parse_qs, urlsplit
 from scorers import ConfigError, DatasetError
 
 from .._labels import LabelStore
-from ._app import BadRequest, NotFound, ViewApp
+from ._app import ViewApp
 from ._index import RunIndex
+from ._params import BadRequest, NotFound
 
 _STATIC = Path(__file__).parent / "static"
 _ASSETS = {"view.js": "text/javascript", "view.css": "text/css"}

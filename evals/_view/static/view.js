@@ -179,6 +179,8 @@
       el("b", { text: "Judge agreement with people" }), " (Cohen's κ and accuracy, 95% bootstrap intervals)",
       el("ul", {}, run.agreement.map((a) => el("li", {}, a.line, " ",
         el("a", { href: `/export?scorer=${enc(a.scorer_id)}&token=${enc(TOKEN)}`, download: `${a.scorer_id}-labels.jsonl`, class: "export" }, "(labels as calibrate rows)")))),
+      run.people.length ? el("div", { id: "people" }, el("b", { text: "People with each other" }), " (κ and exact agreement on the questions both decided, 95% bootstrap intervals)",
+        el("ul", {}, run.people.map((a) => el("li", { text: a.line })))) : null,
       el("a", { href: "#/review/" + enc(run.path), id: "review-link" }, "Review the judge's verdicts"));
   }
 
@@ -301,31 +303,64 @@
   }
 
   // ---- review the judge ----
-  async function reviewPage(path) {
-    const seed = Number(new URLSearchParams(location.hash.split("?")[1] || "").get("seed") || 0);
-    const found = await api(`/api/sample?path=${enc(path)}&n=30&seed=${seed}`);
+  // who labels: asked once, kept in this browser, sent with every label
+  const ANNOTATOR = "scorekit.annotator", BLIND = "scorekit.blind";
+  function annotatorForm(then) {
+    const name = el("input", { type: "text", id: "annotator", placeholder: "your name", maxlength: 100, value: localStorage.getItem(ANNOTATOR) || "" });
+    const start = el("button", { class: "primary", id: "start", onclick: () => {
+      if (!name.value.trim()) { name.focus(); return; }
+      localStorage.setItem(ANNOTATOR, name.value.trim());
+      then();
+    } }, "Start labelling");
+    name.addEventListener("keydown", (e) => { if (e.key === "Enter") start.click(); });
+    show(el("h1", { text: "Who is labelling?" }),
+      el("p", { class: "muted", text: "Your name goes with every label you make, so that several people can label the same verdicts and their agreement be measured. It is kept in this browser." }),
+      el("p", { class: "drop" }, name), start);
+    name.focus();
+  }
+
+  async function reviewPage(path, query) {
+    const params = new URLSearchParams(query || "");
+    if (params.get("annotator") && params.get("annotator").trim()) localStorage.setItem(ANNOTATOR, params.get("annotator").trim().slice(0, 100));
+    const annotator = localStorage.getItem(ANNOTATOR);
+    if (!annotator) { annotatorForm(() => route()); return; }
+    const seed = Number(params.get("seed") || 0);
+    const blind = params.has("blind") ? params.get("blind") === "1" : localStorage.getItem(BLIND) === "1";
+    const found = await api(`/api/sample?path=${enc(path)}&n=30&seed=${seed}&annotator=${enc(annotator)}`);
     const verdicts = found.verdicts;
-    let at = 0;
+    let at = 0, revealed = null, labelled = 0, saving = false;
     const progress = el("p", { id: "progress" });
     const card = el("div", { class: "card", id: "card" });
     const run = await api("/api/run?path=" + enc(path));
     const agreement = el("div", { class: "banner", id: "live-agreement" },
       run.agreement.map((a) => el("div", { "data-scorer": a.scorer_id, text: a.line })));
+    const people = el("div", { class: "banner", id: "people", hidden: !run.people.length },
+      el("b", { text: "People with each other" }), el("ul", {}, run.people.map((a) => el("li", { text: a.line }))));
     const refused = el("p", { class: "error", id: "label-error", hidden: true });
-    let saving = false;
+    const note = el("input", { type: "text", id: "note", placeholder: "a note with your label (optional)", maxlength: 4000 });
+    const blindBox = el("input", { type: "checkbox", id: "blind", checked: blind });
+    blindBox.addEventListener("change", () => {
+      localStorage.setItem(BLIND, blindBox.checked ? "1" : "0");
+      location.hash = `/review/${enc(path)}?seed=${seed}&blind=${blindBox.checked ? 1 : 0}`;
+    });
     // one answer at a time, for the verdict on screen: a second press while the first is
     // being saved is ignored, so no verdict is ever passed over unseen
     async function answer(label) {
-      if (saving || at >= verdicts.length) return;
+      if (saving || revealed || at >= verdicts.length) return;
       const v = verdicts[at];
       saving = true;
       try {
-        const saved = await api("/api/label", { verdict: v, label });
+        const saved = await api("/api/label", { verdict: v, label, annotator, note: note.value, blind });
         const line = [...agreement.children].find((d) => d.dataset.scorer === v.scorer_id);
         if (line) line.textContent = saved.agreement.line;
         else agreement.append(el("div", { "data-scorer": v.scorer_id, text: saved.agreement.line }));
+        if (saved.people.length) { people.hidden = false; people.lastChild.replaceChildren(...saved.people.map((t) => el("li", { text: t }))); }
         refused.hidden = true;
-        if (verdicts[at] === v) { at += 1; labelled += 1; }
+        note.value = "";
+        if (verdicts[at] === v) {
+          labelled += 1;
+          if (blind) revealed = { v, label }; else at += 1;
+        }
         draw();
       } catch (error) {
         refused.textContent = "Not saved: " + String(error.message || error) + " (this verdict stays on screen; answer again)";
@@ -334,55 +369,62 @@
         saving = false;
       }
     }
-    let labelled = 0;
+    function next() { if (revealed) { revealed = null; at += 1; draw(); } }
     const help = el("div", { class: "banner", id: "help", hidden: true },
       el("b", { text: "Keys" }),
-      el("ul", {}, ["a / d: agree / disagree (h, m, l, n: a relevance level)", "u: cannot decide",
-        "s or →: skip this verdict (no label)", "k or ←: back to the previous verdict (a new answer replaces its label)",
-        "?: show or hide this sheet"].map((t) => el("li", { text: t }))));
+      el("ul", {}, [blind ? "y / n: yes / no (h, m, l, n: a relevance level)" : "a / d: agree / disagree (h, m, l, n: a relevance level)", "u: cannot decide",
+        "s or →: skip this verdict (no label); after a blind answer, go on", "k or ←: back to the previous verdict (a new answer replaces your label)",
+        "Enter in the note field: nothing is sent until you answer", "?: show or hide this sheet"].map((t) => el("li", { text: t }))));
+    const said = (v, label) => v.kind === "relevance" ? LEVELS[label] : label ? "yes" : "no";
+    function judgeSaid(v) {
+      if (blind && !revealed) return el("p", { class: "muted", id: "judge-hidden", text: "Blind: the judge's verdict and reason are shown once you have answered." });
+      const yes = v.kind === "relevance" ? v.grade >= 2 : v.supported;
+      return el("p", { id: "judge-said" }, "The judge said ", el("span", { class: yes ? "verdict-yes" : "verdict-no", id: v.kind === "relevance" ? "judge-level" : "judge-verdict", text: v.kind === "relevance" ? LEVELS[v.grade] : yes ? "yes" : "no" }), ": ", el("i", { text: v.reason }));
+    }
+    function buttons(v) {
+      if (revealed) {
+        const label = revealed.label;
+        return el("div", {}, el("p", { id: "revealed" }, "You said ", el("b", { text: label === null ? "cannot decide" : said(v, label) }),
+          label === null ? "" : (v.kind === "relevance" ? label === v.grade : label === v.supported) ? " — the same as the judge." : " — the judge did not."),
+          el("button", { class: "primary", id: "next", onclick: next }, "Next (→)"));
+      }
+      const unsure = el("button", { id: "unsure", onclick: () => answer(null) }, "Cannot decide (u)");
+      if (v.kind === "relevance") {
+        return el("p", {}, [3, 2, 1, 0].map((grade) =>
+          el("button", { id: "level-" + LEVELS[grade], class: !blind && grade === v.grade ? "primary" : null, onclick: () => answer(grade) },
+            `${LEVELS[grade][0].toUpperCase()}${LEVELS[grade].slice(1)} (${LEVELS[grade][0]})`)), unsure);
+      }
+      if (blind) return el("p", {}, el("button", { id: "yes", onclick: () => answer(true) }, "Yes (y)"), el("button", { id: "no", onclick: () => answer(false) }, "No (n)"), unsure);
+      return el("p", {},
+        el("button", { class: "primary", id: "agree", onclick: () => answer(v.supported) }, "Agree (a)"),
+        el("button", { id: "disagree", onclick: () => answer(!v.supported) }, "Disagree (d)"), unsure);
+    }
     function draw() {
       progress.textContent = `${Math.min(at, verdicts.length)} of ${verdicts.length} passed in this sample (${labelled} labelled here)`;
       if (at >= verdicts.length) {
-        card.replaceChildren(el("p", { text: verdicts.length ? "Done: every verdict of this sample is labelled." : "No unlabelled verdicts in this run." }),
+        card.replaceChildren(el("p", { text: verdicts.length ? "Done: every verdict of this sample is labelled." : "No verdict of this run is left for you to label." }),
           link(`/review/${enc(path)}?seed=${seed + 1}`, "Another sample"), " · ", link("/run/" + enc(path), "Back to the run"));
         return;
       }
       const v = verdicts[at];
       card.dataset.key = v.key;
-      if (v.kind === "relevance") {
-        const level = LEVELS[v.grade];
-        card.replaceChildren(
-          el("p", { class: "muted", text: `${v.scorer_id} · item ${v.item_id} · judge ${v.judge_model}, prompt v${v.prompt_version}` }),
-          el("p", {}, el("b", { text: "How relevant is this chunk to the question?" })),
-          el("p", { class: "muted", text: "Question: " + v.input }),
-          el("div", { class: "text", text: v.text }),
-          v.shortened ? el("p", { class: "muted", text: "(long texts are shortened here; the label is for the whole verdict)" }) : null,
-          el("p", {}, "The judge said ", el("span", { class: v.grade >= 2 ? "verdict-yes" : "verdict-no", id: "judge-level", text: level }), ": ", el("i", { text: v.reason })),
-          el("p", {}, LEVELS.map((name, grade) => grade).reverse().map((grade) =>
-            el("button", { id: "level-" + LEVELS[grade], class: grade === v.grade ? "primary" : null, onclick: () => answer(grade) },
-              `${LEVELS[grade][0].toUpperCase()}${LEVELS[grade].slice(1)} (${LEVELS[grade][0]})`)),
-            el("button", { id: "unsure", onclick: () => answer(null) }, "Cannot decide (u)")));
-        return;
-      }
-      const what = v.kind === "claim" ? "Is this claim supported by the retrieved context?" : "Is this chunk useful for the reference?";
+      const what = v.kind === "relevance" ? "How relevant is this chunk to the question?"
+        : v.kind === "claim" ? "Is this claim supported by the retrieved context?" : "Is this chunk useful for the reference?";
       card.replaceChildren(
         el("p", { class: "muted", text: `${v.scorer_id} · item ${v.item_id} · judge ${v.judge_model}, prompt v${v.prompt_version}` }),
         el("p", {}, el("b", { text: what })),
         el("p", { class: "muted", text: "Question: " + v.input }),
         el("div", { class: "text", text: v.text }),
         v.shortened ? el("p", { class: "muted", text: "(long texts are shortened here; the label is for the whole verdict)" }) : null,
-        v.kind === "claim"
-          ? el("div", {}, el("p", { class: "muted", text: "Context:" }), v.context.map((c, i) => el("div", { class: "chunk", text: `[${i}] ${c}` })))
-          : el("div", {}, el("p", { class: "muted", text: v.scorer_id === "context-utilization" ? "Response:" : "Reference answer:" }), el("div", { class: "chunk", text: v.reference })),
-        el("p", {}, "The judge said ", el("span", { class: v.supported ? "verdict-yes" : "verdict-no", text: v.supported ? "yes" : "no" }), ": ", el("i", { text: v.reason })),
-        el("p", {},
-          el("button", { class: "primary", id: "agree", onclick: () => answer(v.supported) }, "Agree (a)"),
-          el("button", { id: "disagree", onclick: () => answer(!v.supported) }, "Disagree (d)"),
-          el("button", { id: "unsure", onclick: () => answer(null) }, "Cannot decide (u)")));
+        v.kind === "claim" ? el("div", {}, el("p", { class: "muted", text: "Context:" }), v.context.map((c, i) => el("div", { class: "chunk", text: `[${i}] ${c}` })))
+          : v.kind === "chunk" ? el("div", {}, el("p", { class: "muted", text: v.scorer_id === "context-utilization" ? "Response:" : "Reference answer:" }), el("div", { class: "chunk", text: v.reference }))
+          : null,
+        judgeSaid(v), revealed ? null : el("p", { class: "drop wide" }, note), buttons(v));
     }
     document.onkeydown = (e) => {
-      if (e.target.tagName === "INPUT") return;
+      if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA") return;
       if (e.key === "?") { help.hidden = !help.hidden; return; }
+      if (revealed) { if (["s", "ArrowRight", "Enter", " "].includes(e.key)) { e.preventDefault(); next(); } return; }
       if ((e.key === "k" || e.key === "ArrowLeft") && !saving && at > 0) { at -= 1; draw(); return; }
       if (at >= verdicts.length) return;
       if ((e.key === "s" || e.key === "ArrowRight") && !saving) { at += 1; draw(); return; }
@@ -390,6 +432,9 @@
       if (v.kind === "relevance") {
         const grade = LEVELS.findIndex((name) => name[0] === e.key);
         if (grade >= 0) answer(grade);
+      } else if (blind) {
+        if (e.key === "y") answer(true);
+        if (e.key === "n") answer(false);
       } else {
         if (e.key === "a") answer(v.supported);
         if (e.key === "d") answer(!v.supported);
@@ -397,8 +442,11 @@
       if (e.key === "u") answer(null);
     };
     show(el("h1", { text: "Review the judge: " + path }),
-      el("p", { class: "muted", text: "A seeded sample, stratified by scorer and verdict. Each click is saved at once. Keys: ? shows them all (s skips, k goes back)." }),
-      progress, refused, card, help, agreement);
+      el("p", { class: "muted" }, `Labelling as `, el("b", { id: "who", text: annotator }), " · ",
+        el("a", { href: "#", id: "change-annotator", onclick: (e) => { e.preventDefault(); localStorage.removeItem(ANNOTATOR); route(); } }, "not you?"), " · ",
+        el("label", {}, blindBox, " blind (hide the judge's verdict until you answer)")),
+      el("p", { class: "muted", text: "A seeded sample, stratified by scorer and verdict, of verdicts you have not labelled. Each answer is saved at once. Keys: ? shows them all (s skips, k goes back)." }),
+      progress, refused, card, help, agreement, people);
     draw();
   }
 
@@ -444,7 +492,7 @@
     try {
       if (where.startsWith("/run/")) await runPage(decodeURIComponent(where.slice(5)), query);
       else if (where === "/compare") await comparePage(query || "");
-      else if (where.startsWith("/review/")) await reviewPage(decodeURIComponent(where.slice(8)));
+      else if (where.startsWith("/review/")) await reviewPage(decodeURIComponent(where.slice(8)), query);
       else if (where.startsWith("/data_set/")) await dataSetPage(decodeURIComponent(where.slice(10)));
       else await home();
       document.body.setAttribute("data-ready", decodeURIComponent(where));

@@ -7,6 +7,7 @@ import itertools
 import json
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.request
@@ -133,3 +134,32 @@ class Browser:
         self._process.kill()
         self._process.wait(timeout=30)
         self._profile.cleanup()
+
+
+def start_view(folder: Path) -> tuple[subprocess.Popen, str]:
+    """``scorekit view FOLDER --port 0`` in its own process; it and its address."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "evals.cli", "view", str(folder), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    for _ in range(3):
+        line = proc.stdout.readline()
+        if "token=" in line:
+            return proc, line.strip()
+    proc.kill()
+    raise AssertionError(f"no address printed: {proc.stderr.read() if proc.stderr else ''}")
+
+
+def shot(tab: Tab, name: str, height: int = 900) -> None:
+    """The page as the docs' screenshot ``name``.png, when ``SCOREKIT_SCREENSHOTS`` names
+    a folder (``SCOREKIT_SCREENSHOTS=docs/img pytest tests/evals/view`` renews docs/view.md's
+    pictures); otherwise nothing."""
+    import os
+
+    folder = os.environ.get("SCOREKIT_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        tab.screenshot(Path(folder) / f"{name}.png", height=height)

@@ -86,3 +86,12 @@ class Client:
         status, found = self.request(path, body)
         assert status == 200, found
         return found
+
+
+@pytest.fixture
+def browser():
+    from ._browser import Browser
+
+    found = Browser()
+    yield found
+    found.close()

@@ -7,8 +7,6 @@ import json
 import re
 import shutil
 import signal
-import subprocess
-import sys
 import time
 import urllib.parse
 from pathlib import Path
@@ -18,33 +16,9 @@ import pytest
 from evals import LabelStore
 from evals.cli import main
 
-from ._browser import Browser, needs_browser
+from ._browser import needs_browser, start_view
 
 pytestmark = [pytest.mark.slow, needs_browser]
-
-
-def start_view(folder: Path) -> tuple[subprocess.Popen, str]:
-    """``scorekit view FOLDER --port 0`` in its own process; it and its address."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "evals.cli", "view", str(folder), "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    for _ in range(3):
-        line = proc.stdout.readline()
-        if "token=" in line:
-            return proc, line.strip()
-    proc.kill()
-    raise AssertionError(f"no address printed: {proc.stderr.read() if proc.stderr else ''}")
-
-
-@pytest.fixture
-def browser():
-    found = Browser()
-    yield found
-    found.close()
 
 
 def test_browse_compare_label_kill_restart_and_review(runs, browser, capsys):
@@ -97,7 +71,10 @@ def test_browse_compare_label_kill_restart_and_review(runs, browser, capsys):
         tab.js("document.querySelector('#items tr').click()")
         tab.wait("!!document.querySelector('#item-detail h2')")
         tab.js("document.getElementById('review-link').click()")
-        tab.ready("/review/k3.jsonl")
+        tab.ready("/review/k3.jsonl")  # a first visit asks who labels, once
+        tab.js("document.getElementById('annotator').value = 'tester'")
+        tab.js("document.getElementById('start').click()")
+        tab.wait("document.getElementById('who').textContent === 'tester'")
         given = []
         for k in range(30):
             tab.wait(f"document.getElementById('progress').textContent.startsWith('{k} of 30')")
@@ -149,8 +126,8 @@ def test_browse_compare_label_kill_restart_and_review(runs, browser, capsys):
         assert written[0]["input"] == "Edited: where does the Rhine rise?"
 
         one, two = browser.tab(), browser.tab()  # two tabs labelling at once
-        one.open(url + "#/review/k1.jsonl")
-        two.open(url + "#/review/k2.jsonl")
+        one.open(url + "#/review/k1.jsonl?annotator=tester")
+        two.open(url + "#/review/k2.jsonl?annotator=tester")
         one.ready("/review/k1.jsonl")
         two.ready("/review/k2.jsonl")
         unsure = set()
@@ -219,7 +196,7 @@ def test_labels_by_localhost_are_saved_a_double_press_skips_nothing_and_a_refusa
     proc, url = start_view(runs)
     try:
         tab = browser.tab()
-        tab.open(url.replace("127.0.0.1", "localhost") + "#/review/k3.jsonl")
+        tab.open(url.replace("127.0.0.1", "localhost") + "#/review/k3.jsonl?annotator=tester")
         tab.ready("/review/k3.jsonl")
         tab.wait("document.getElementById('progress').textContent.startsWith('0 of 30')")
         first = tab.js("document.getElementById('card').dataset.key")
@@ -266,7 +243,7 @@ def test_people_label_relevance_verdicts_with_levels(runs, browser):
         tab.open(url)
         tab.ready("/")
         tab.wait("document.querySelectorAll('#runs tbody tr').length === 3")  # all read
-        tab.open(url + "#/review/k3.jsonl")
+        tab.open(url + "#/review/k3.jsonl?annotator=tester")
         tab.ready("/review/k3.jsonl")
         graded = 0
         for k in range(18):
@@ -364,7 +341,7 @@ def test_review_keys_skip_go_back_and_show_their_sheet(runs, browser):
     proc, url = start_view(runs)
     try:
         tab = browser.tab()
-        tab.open(url + "#/review/k3.jsonl")
+        tab.open(url + "#/review/k3.jsonl?annotator=tester")
         tab.ready("/review/k3.jsonl")
         progress = "document.getElementById('progress').textContent"
         key = "document.getElementById('card').dataset.key"
