@@ -81,17 +81,18 @@
     return [...found];
   }
 
-  function trend(runs) {
+  function trend(runs, only) {
     const series = new Map();
     runs.forEach((run, i) => {
       const scales = run.header ? run.header.scorers || {} : {};
       for (const [sid, s] of Object.entries(run.summary.scorers || {})) {
-        if (s.mean === null) continue;
+        if (s.mean === null || (only && sid !== only)) continue;
         if (!series.has(sid)) series.set(sid, []);
         series.get(sid).push({ i, run, s, scale: (scales[sid] || {}).scale || 1 });
       }
     });
-    const W = 340, H = 150, L = 40, R = 12, T = 22, B = 30, n = Math.max(runs.length - 1, 1);
+    const W = Math.min(1100, Math.max(340, 60 + 3 * runs.length)), H = 150, L = 40, R = 12, T = 22, B = 30, n = Math.max(runs.length - 1, 1);
+    const dot = runs.length > 80 ? 2 : 3.5;  // hundreds of runs stay apart
     const day = (run) => ((run.header || {}).created || "").slice(0, 10);
     const charts = [];
     for (const [sid, points] of series) {
@@ -124,10 +125,10 @@
         if (p.s.ci_low !== null && p.s.ci_low !== undefined) {
           add("line", { x1: x(p.i), x2: x(p.i), y1: y(p.s.ci_low), y2: y(p.s.ci_high), stroke: "#6ea8e8", "stroke-width": 3, class: "interval" });
         }
-        const dot = add("circle", { cx: x(p.i), cy: y(p.s.mean), r: 3.5, fill: "#0969da", class: "point" });
+        const point = add("circle", { cx: x(p.i), cy: y(p.s.mean), r: dot, fill: "#0969da", class: "point" });
         const title = document.createElementNS(ns, "title");
         title.textContent = `${p.run.path} (${day(p.run) || "no date"}): mean ${fmt(p.s.mean)} ${ci(p.s.ci_low, p.s.ci_high)}`;
-        dot.append(title);
+        point.append(title);
       }
       add("text", { x: 4, y: 13, "font-size": 12, class: "title" }, `${sid}: mean per run, 95% interval`);
       charts.push(el("div", { class: "trend" }, svg));
@@ -135,39 +136,102 @@
     return charts;
   }
 
-  async function home() {
+  // runs chosen by text (file, commit, judge, scorer), scorer and judge, in the order asked
+  const RUNS_SHOWN = 100;
+  function chooseRuns(runs, want) {
+    const q = (want.q || "").toLowerCase();
+    const chosen = runs.filter((run) => {
+      const h = run.header || {};
+      const sids = Object.keys(run.summary.scorers || {});
+      if (want.scorer && !sids.includes(want.scorer)) return false;
+      if (want.judge && !judges(h).includes(want.judge)) return false;
+      return !q || [run.path, h.git_commit || "", ...judges(h), ...sids].some((t) => t.toLowerCase().includes(q));
+    });
+    const [by, sid] = (want.sort || "new").split(":");
+    const mean = (run) => { const s = (run.summary.scorers || {})[sid]; return s && s.mean !== null && s.mean !== undefined ? s.mean : null; };
+    if (by === "mean") {  // runs without that scorer's mean last, whichever the order
+      const dir = want.order === "asc" ? 1 : -1;
+      chosen.sort((x, y) => (mean(x) === null) - (mean(y) === null) || dir * (mean(x) - mean(y)));
+    } else if (by === "new") chosen.reverse();
+    return chosen;
+  }
+
+  async function home(query) {
     const selected = new Set();
-    let last = "";
+    const want = Object.fromEntries(new URLSearchParams(query || ""));
+    let last = "", runs = [], shown = RUNS_SHOWN;
+    const search = el("input", { type: "search", id: "run-search", placeholder: "file, commit, judge or scorer", value: want.q || "" });
+    const scorerPick = el("select", { id: "run-scorer" });
+    const judgePick = el("select", { id: "run-judge" });
+    const sortPick = el("select", { id: "run-sort" });
+    const count = el("h1", {});
+    const notes = el("div", {});
+    const trends = el("div", { id: "trends" });
+    const body = el("tbody", {});
+    const more = el("p", {});
+    const sets = el("div", {});
+    const labelled = el("p", { class: "muted" });
+    function options(select, values, none, current, label = (v) => v) {
+      select.replaceChildren(el("option", { value: "", text: none }), ...values.map((v) => el("option", { value: v, text: label(v) })));
+      select.value = values.includes(current) ? current : "";
+    }
+    function remember() {  // the choices are in the address, so a view can be shared
+      for (const [k, v] of [["q", search.value.trim()], ["scorer", scorerPick.value], ["judge", judgePick.value], ["sort", sortPick.value]]) {
+        if (v && !(k === "sort" && v === "new")) want[k] = v; else delete want[k];
+      }
+      if (want.sort && want.sort.startsWith("mean:")) { const [, sid, dir] = want.sort.split(":"); want.sort = "mean:" + sid; want.order = dir; } else delete want.order;
+      const q = new URLSearchParams(want).toString();
+      history.replaceState(null, "", "#/" + (q ? "?" + q : ""));
+      shown = RUNS_SHOWN;
+      render();
+    }
+    function render() {
+      const chosen = chooseRuns(runs, want);
+      count.textContent = chosen.length === runs.length ? `${runs.length} runs` : `${chosen.length} of ${runs.length} runs`;
+      const oldest = chosen.slice().sort((x, y) => ((x.header || {}).created || "").localeCompare((y.header || {}).created || "") || x.path.localeCompare(y.path));
+      trends.replaceChildren(...trend(oldest, want.scorer));
+      body.replaceChildren(...chosen.slice(0, shown).map((r) => runRow(r, selected)));
+      more.replaceChildren(chosen.length > shown
+        ? el("button", { id: "more-runs", onclick: () => { shown += RUNS_SHOWN; render(); } }, `Show ${Math.min(RUNS_SHOWN, chosen.length - shown)} more (${chosen.length - shown} not shown)`)
+        : "");
+    }
+    for (const control of [scorerPick, judgePick, sortPick]) control.addEventListener("change", remember);
+    let typing = null;
+    search.addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(remember, 150); });
     async function draw() {
       const found = await changed("/api/runs", last);
       if (!found) return;
       last = found.etag;
       const data = found.data;
-      const runs = data.runs;
-      const body = runs.slice().reverse().map((r) => runRow(r, selected));
-      const compare = el("button", { class: "primary", id: "compare", onclick: () => {
-        const chosen = runs.map((r) => r.path).filter((p) => selected.has(p));
-        if (chosen.length < 2) { alert("Choose two or more runs; the oldest is the baseline."); return; }
-        location.hash = "/compare?" + chosen.map((p) => "path=" + enc(p)).join("&");
-      } }, "Compare selected");
-      const notes = [];
-      if (data.indexing.length) notes.push(el("p", { class: "muted", id: "indexing", text: `Reading ${data.indexing.length} file(s): ${data.indexing.join(", ")}` }));
-      for (const [path, why] of Object.entries(data.failed)) notes.push(el("p", { class: "error", text: `${path}: ${why}` }));
-      show(
-        el("h1", { text: `${runs.length} runs` }), ...notes,
-        el("h2", { text: "Means across runs, oldest to newest (95% intervals)" }),
-        el("div", { id: "trends" }, trend(runs)),
-        el("h2", { text: "Runs" }), compare,
-        el("table", { id: "runs" },
-          el("thead", {}, el("tr", {}, ["", "started (UTC)", "file", "git", "judge", "means [95% CI]", "items", "errors"].map((t) => el("th", { text: t })))),
-          el("tbody", {}, body)),
-        el("h2", { text: "Synthesized sets" }),
-        data.data_sets.length
-          ? el("ul", { id: "data-sets" }, data.data_sets.map((d) => el("li", {}, link("/data_set/" + enc(d.path), d.path), ` (${d.rows} rows)`)))
-          : el("p", { class: "muted", text: "None in this folder (scorekit synth writes them)." }),
-        el("p", { class: "muted", text: `${data.labels} verdicts labelled by people in this folder.` })
-      );
+      runs = data.runs;
+      const sids = [...new Set(runs.flatMap((r) => Object.keys(r.summary.scorers || {})))].sort();
+      options(scorerPick, sids, "any scorer", want.scorer);
+      options(judgePick, [...new Set(runs.flatMap((r) => judges(r.header || {})))].sort(), "any judge", want.judge);
+      const sorts = ["new", "old", ...sids.flatMap((sid) => ["mean:" + sid + ":desc", "mean:" + sid + ":asc"])];
+      const words = (v) => v === "new" ? "newest first" : v === "old" ? "oldest first" : `mean of ${v.split(":")[1]}, ${v.endsWith("desc") ? "highest" : "lowest"} first`;
+      options(sortPick, sorts, "newest first", want.sort ? want.sort + (want.order ? ":" + want.order : want.sort.startsWith("mean:") ? ":desc" : "") : "new", words);
+      notes.replaceChildren(
+        ...(data.indexing.length ? [el("p", { class: "muted", id: "indexing", text: `Reading ${data.indexing.length} file(s): ${data.indexing.join(", ")}` })] : []),
+        ...Object.entries(data.failed).map(([path, why]) => el("p", { class: "error", text: `${path}: ${why}` })));
+      sets.replaceChildren(data.data_sets.length
+        ? el("ul", { id: "data-sets" }, data.data_sets.map((d) => el("li", {}, link("/data_set/" + enc(d.path), d.path), ` (${d.rows} rows)`)))
+        : el("p", { class: "muted", text: "None in this folder (scorekit synth writes them)." }));
+      labelled.textContent = `${data.labels} verdicts labelled by people in this folder.`;
+      render();
     }
+    const compare = el("button", { class: "primary", id: "compare", onclick: () => {
+      const chosen = runs.filter((r) => selected.has(r.path)).map((r) => r.path);
+      if (chosen.length < 2) { alert("Choose two or more runs; the oldest is the baseline."); return; }
+      location.hash = "/compare?" + chosen.map((p) => "path=" + enc(p)).join("&");
+    } }, "Compare selected");
+    show(count, notes,
+      el("p", { class: "choices" }, search, " ", scorerPick, " ", judgePick, " sort ", sortPick),
+      el("h2", { text: "Means across runs, oldest to newest (95% intervals)" }), trends,
+      el("h2", { text: "Runs" }), compare,
+      el("table", { id: "runs" },
+        el("thead", {}, el("tr", {}, ["", "started (UTC)", "file", "git", "judge", "means [95% CI]", "items", "errors"].map((t) => el("th", { text: t })))),
+        body),
+      more, el("h2", { text: "Synthesized sets" }), sets, labelled);
     await draw();
     poller = setInterval(() => draw().catch(() => {}), 3000);
   }
@@ -494,7 +558,7 @@
       else if (where === "/compare") await comparePage(query || "");
       else if (where.startsWith("/review/")) await reviewPage(decodeURIComponent(where.slice(8)), query);
       else if (where.startsWith("/data_set/")) await dataSetPage(decodeURIComponent(where.slice(10)));
-      else await home();
+      else await home(query);
       document.body.setAttribute("data-ready", decodeURIComponent(where));
     } catch (error) {
       failed(error);

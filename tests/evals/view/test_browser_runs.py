@@ -1,0 +1,101 @@
+"""Many runs in headless Chromium: filtered by text, scorer and judge, sorted by time or
+a mean, shown a hundred at a time, the choices kept in the address; the trend charts'
+tick labels read."""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+
+import pytest
+
+import evals.quickstart as quickstart
+
+from ._browser import needs_browser, shot, start_view
+
+pytestmark = [pytest.mark.slow, needs_browser]
+
+ROWS = "document.querySelectorAll('#runs tbody tr').length"
+
+
+def copies(folder: Path, count: int) -> None:
+    """``count`` model-free runs (two retriever settings, a commit each, a day apart)."""
+    bases = []
+    for k in (1, 3):
+        path = folder / f"free{k}.jsonl"
+        quickstart.run(None, k=k, results_path=path, progress="none")
+        bases.append(path.read_text().splitlines(keepends=True))
+        path.unlink()
+    for i in range(count):
+        lines = bases[i % 2]
+        header = json.loads(lines[0])
+        header["run"]["created"] = f"2026-{1 + i // 28:02d}-{1 + i % 28:02d}T12:00:00+00:00"
+        header["run"]["git_commit"] = f"{i:04d}abcdef"
+        (folder / f"free{i:03d}.jsonl").write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+
+
+def choose(tab, control: str, value: str, event: str = "change") -> None:
+    """Set a control of the page as a person does, and let the page hear of it."""
+    tab.js(
+        f"{{ const c = document.getElementById({control!r}); c.value = {value!r};"
+        f" c.dispatchEvent(new Event({event!r})); }}"
+    )
+
+
+def test_runs_are_filtered_sorted_paged_and_the_choices_are_in_the_address(runs, browser):
+    copies(runs, 130)
+    proc, url = start_view(runs)
+    try:
+        tab = browser.tab()
+        tab.open(url)
+        tab.ready("/")
+        tab.wait(f"{ROWS} === 100 && document.querySelector('h1').textContent === '133 runs'")
+        assert "33 not shown" in tab.js("document.getElementById('more-runs').textContent")
+        shot(tab, "view-runs")
+        newest = tab.js("document.querySelector('#runs tbody tr').dataset.run")
+        assert newest == "k3.jsonl"  # made today, after every copy's date
+        ticks = tab.js(
+            "[...document.querySelectorAll('#trends svg .tick.y')].map(t => t.textContent)"
+        )
+        assert ticks[:3] == ["0", "0.5", "1"]
+        dates = tab.js(
+            "[...document.querySelectorAll('#trends svg .tick.x')].map(t => t.textContent)"
+        )
+        assert dates[0] == "2026-01-01" and len(dates) % 2 == 0
+
+        tab.js("document.getElementById('more-runs').click()")
+        tab.wait(f"{ROWS} === 133")
+
+        choose(tab, "run-judge", "openai/fake-judge", "change")
+        tab.wait(f"{ROWS} === 3")
+        assert "judge=openai%2Ffake-judge" in tab.js("location.hash")
+        choose(tab, "run-judge", "", "change")
+        choose(tab, "run-search", "0042abc", "input")
+        tab.wait(f"{ROWS} === 1")
+        assert tab.js("document.querySelector('#runs tbody tr').dataset.run") == "free042.jsonl"
+        choose(tab, "run-search", "free", "input")
+        tab.wait(f"{ROWS} === 100")
+        choose(tab, "run-scorer", "context-recall", "change")
+        tab.wait(f"{ROWS} === 0")  # the copies have no judge, so no context-recall
+        choose(tab, "run-scorer", "", "change")
+        choose(tab, "run-sort", "mean:mrr:asc", "change")
+        tab.wait(f"{ROWS} === 100")
+        shown = tab.js(
+            "[...document.querySelectorAll('#runs tbody tr')].map(r => r.textContent.match(/mrr ([0-9.]+)/)[1])"
+        )
+        assert [float(x) for x in shown] == sorted(float(x) for x in shown)
+        assert float(shown[0]) < float(shown[-1])
+        address = tab.js("location.hash")
+        assert "q=free" in address and "sort=mean%3Amrr" in address and "order=asc" in address
+
+        again = browser.tab()  # the address alone gives the same view
+        again.open(url + address)
+        again.ready("/")
+        again.wait(f"{ROWS} === 100")
+        assert again.js("document.getElementById('run-search').value") == "free"
+        assert again.js("document.getElementById('run-sort').value") == "mean:mrr:asc"
+        assert tab.errors == [] and again.errors == []
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
