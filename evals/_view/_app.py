@@ -18,10 +18,10 @@ from .._results._verdicts import draw_verdicts, judged_scorers, run_verdicts, ve
 from ._datasets import accepted_rows, data_set_rows
 from ._index import Entry, RunIndex
 from ._params import BadRequest, NotFound, one, short, shown, whole
-from ._rows import Row, chosen, light_rows
+from ._rows import Row, chosen, facets, light_rows
 
 PAGE_SIZE = 50
-CHOICES = ("q", "status", "scorer", "min", "max", "sort", "order")
+CHOICES = ("q", "status", "scorer", "min", "max", "meta_key", "meta_value", "sort", "order")
 """What `/api/items` searches, filters and sorts by (`_rows.chosen`)."""
 SAMPLED_KEPT = 5_000
 """Verdicts drawn for review kept whole, by key, for the labels that come back."""
@@ -157,6 +157,11 @@ class ViewApp:
                 for k, item in enumerate(found)
             ],
         }
+
+    def facets(self, params: dict[str, list[str]]) -> dict[str, Any]:
+        """The metadata keys of a run's items with their values (`_rows.facets`), for the
+        item filter."""
+        return {"metadata": facets(self._rows(self._entry(params)))}
 
     def item(self, params: dict[str, list[str]]) -> dict[str, Any]:
         """One item of a run in full, as its results line holds it."""

@@ -45,6 +45,7 @@ _GET = {
     "/api/run": "run",
     "/api/items": "items",
     "/api/item": "item",
+    "/api/facets": "facets",
     "/api/compare": "compare",
     "/api/sample": "sample",
     "/api/data_set": "data_set",

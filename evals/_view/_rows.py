@@ -3,6 +3,7 @@ them: read once per version of the file, then every question is answered from me
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ class Row:
         text: Its id and question, lowercased (what a search looks in).
         statuses: Each scorer's status (``"error"`` for every scorer when the item failed).
         scores: Each scored scorer's score.
+        metadata: The item's metadata, each value as text (JSON for a list or object).
     """
 
     index: int
@@ -31,6 +33,7 @@ class Row:
     text: str
     statuses: dict[str, str]
     scores: dict[str, float]
+    metadata: dict[str, str]
 
     @property
     def worst(self) -> int:
@@ -53,8 +56,31 @@ def light_rows(items: Iterable[ItemResult]) -> list[Row]:
             if r.status == "scored" and r.score is not None
         }
         text = f"{item.item.id}\n{question}".lower()
-        rows.append(Row(index, item.item.id, text, statuses, scores))
+        metadata = {str(k): _text(v) for k, v in item.item.metadata.items()}
+        rows.append(Row(index, item.item.id, text, statuses, scores, metadata))
     return rows
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+
+
+FACET_VALUES = 50
+"""The most values of one metadata key the filter offers to pick from (past it, typed)."""
+
+
+def facets(rows: list[Row]) -> dict[str, list[str] | None]:
+    """Each metadata key of the run's items with its values, sorted (None for a key with
+    more than `FACET_VALUES`: its value is typed, not picked)."""
+    found: dict[str, set[str] | None] = {}
+    for row in rows:
+        for key, value in row.metadata.items():
+            values = found.setdefault(key, set())
+            if values is not None:
+                values.add(value)
+                if len(values) > FACET_VALUES:
+                    found[key] = None
+    return {k: None if v is None else sorted(v) for k, v in sorted(found.items())}
 
 
 def chosen(rows: list[Row], params: Mapping[str, str]) -> list[int]:
@@ -62,8 +88,10 @@ def chosen(rows: list[Row], params: Mapping[str, str]) -> list[int]:
 
     ``params``: ``q`` (text in the id or question, any case), ``status`` (some scorer has
     it), ``scorer`` with ``min`` / ``max`` (its score in the range; unscored rows left out),
-    ``sort`` (``file``, ``id``, ``status``: failed first, or ``score:<scorer id>``: unscored
-    last) and ``order`` (``desc`` reverses).
+    ``meta_key`` with ``meta_value`` (the item's metadata holds that value under that key,
+    as `Row.metadata` writes it; without a value, the key is there at all), ``sort``
+    (``file``, ``id``, ``status``: failed first, or ``score:<scorer id>``: unscored last)
+    and ``order`` (``desc`` reverses).
 
     Raises:
         ValueError: For an unknown sort, status or scorer, or a bound that is not a number.
@@ -87,6 +115,10 @@ def chosen(rows: list[Row], params: Mapping[str, str]) -> list[int]:
         if status not in STATUSES:
             raise ValueError(f"status must be one of {', '.join(STATUSES)}; got {status!r}")
         found = [r for r in found if status in r.statuses.values()]
+    key = params.get("meta_key", "")
+    if key:
+        value = params.get("meta_value")
+        found = [r for r in found if key in r.metadata and value in (None, r.metadata[key])]
     scorer = params.get("scorer", "")
     if scorer:
         low, high = _bound(params, "min", -math.inf), _bound(params, "max", math.inf)
@@ -120,4 +152,4 @@ def _sorted(rows: list[Row], sort: str, order: str | None) -> list[Row]:
     raise ValueError(f"sort must be one of {', '.join(SORTS)} or score:<scorer id>; got {sort!r}")
 
 
-__all__ = ["Row", "chosen", "light_rows"]
+__all__ = ["Row", "chosen", "facets", "light_rows"]

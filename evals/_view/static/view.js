@@ -269,8 +269,30 @@
     const rangeScorer = el("select", { id: "item-scorer" }, [["", "no score range"], ...scorerIds.map((sid) => [sid, sid])].map(([v, t]) => el("option", { value: v, text: t })));
     const low = el("input", { type: "number", id: "item-min", step: "any", placeholder: "min", size: 5 });
     const high = el("input", { type: "number", id: "item-max", step: "any", placeholder: "max", size: 5 });
+    // metadata: a key, then one of its values (picked, or typed when it has many)
+    const metaKey = el("select", { id: "item-meta-key" }, el("option", { value: "", text: "any metadata" }));
+    const metaPick = el("select", { id: "item-meta-pick", hidden: true });
+    const metaText = el("input", { type: "text", id: "item-meta-text", placeholder: "value", hidden: true, size: 10 });
+    let metadata = {};
+    api(`/api/facets?path=${enc(path)}`).then((found) => {
+      metadata = found.metadata;
+      metaKey.append(...Object.keys(metadata).map((k) => el("option", { value: k, text: "metadata " + k })));
+      metaKey.hidden = !Object.keys(metadata).length;
+    }).catch(() => { metaKey.hidden = true; });
+    metaKey.addEventListener("change", () => {
+      const values = metadata[metaKey.value];
+      metaPick.replaceChildren(el("option", { value: "", text: "any value" }), ...(values || []).map((v) => el("option", { value: v, text: v })));
+      metaPick.hidden = !metaKey.value || values === null;
+      metaText.hidden = !metaKey.value || values !== null;
+      metaText.value = "";
+    });
     const choices = () => {
       const q = new URLSearchParams();
+      if (metaKey.value) {
+        q.set("meta_key", metaKey.value);
+        const value = metaPick.hidden ? metaText.value : metaPick.value;
+        if (value) q.set("meta_value", value);
+      }
       if (search.value.trim()) q.set("q", search.value.trim());
       if (statusPick.value) q.set("status", statusPick.value);
       if (sortPick.value !== "file" || orderPick.value === "desc") { q.set("sort", sortPick.value); q.set("order", orderPick.value); }
@@ -278,12 +300,15 @@
       return q.toString();
     };
     let typing = null;
-    for (const control of [statusPick, sortPick, orderPick, rangeScorer, low, high]) control.addEventListener("change", () => page(0).catch(failed));
+    for (const control of [statusPick, sortPick, orderPick, rangeScorer, low, high, metaKey, metaPick, metaText]) control.addEventListener("change", () => page(0).catch(failed));
     search.addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(() => page(0).catch(failed), 200); });
-    const controls = el("p", { class: "choices" }, search, " ", statusPick, " sort ", sortPick, orderPick, " ", rangeScorer, low, high);
+    const controls = el("p", { class: "choices" }, search, " ", statusPick, " ", metaKey, metaPick, metaText, " sort ", sortPick, orderPick, " ", rangeScorer, low, high);
+    let latest = 0;  // a slower answer to an earlier choice never replaces a later one
     async function page(start, open) {
       const extra = choices();
+      const ticket = ++latest;
       const found = await api(`/api/items?path=${enc(path)}&start=${start}&count=${run.page_size}${extra ? "&" + extra : ""}`);
+      if (ticket !== latest) return;
       items.replaceChildren(...found.items.map((it) => {
         const row = el("tr", { class: "item", "data-index": it.index },
           el("td", { text: it.id }), el("td", { text: it.input }),

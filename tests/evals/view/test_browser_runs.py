@@ -99,3 +99,34 @@ def test_runs_are_filtered_sorted_paged_and_the_choices_are_in_the_address(runs,
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
+
+
+def test_a_runs_items_filter_by_metadata_and_one_opens_inside_the_window(runs, browser):
+    proc, url = start_view(runs)
+    try:
+        tab = browser.tab()
+        tab.call("Emulation.setDeviceMetricsOverride", width=1280, height=900,
+                 deviceScaleFactor=1, mobile=False)  # fmt: skip
+        tab.open(url + "#/run/k2.jsonl")
+        tab.ready("/run/k2.jsonl")
+        tab.wait("document.querySelectorAll('#item-meta-key option').length > 1")
+        items = "document.querySelectorAll('#items tr.item').length"
+        assert tab.js(items) == 28
+        choose(tab, "item-meta-key", "topic")
+        assert tab.js("[...document.querySelectorAll('#item-meta-pick option')].map(o => o.value)") == [
+            "", "biology", "computing", "geography", "history", "science history"
+        ]  # fmt: skip
+        choose(tab, "item-meta-pick", "computing")
+        tab.wait(f"{items} === 3")
+        tab.js("document.querySelector('#items tr.item').click()")
+        tab.wait("!!document.querySelector('#item-detail h2')")
+        top, bottom = tab.js(
+            "(() => { const r = document.getElementById('item-detail').getBoundingClientRect();"
+            " return [r.top, r.top + 200]; })()"
+        )
+        assert -1 <= top and bottom <= 900  # it opens where the person looks
+        shot(tab, "view-run")
+        assert tab.errors == []
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)

@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import threading
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -127,6 +128,20 @@ def test_items_searched_filtered_and_sorted_over_the_whole_run(served, runs):
     code, said = client.request("/api/items?path=k2.jsonl&scorer=nope&min=0.5")
     assert code == 400 and "this run has no scorer 'nope'" in said["error"]
     assert client.request("/api/items?path=k2.jsonl&sort=score:nope")[0] == 400
+
+
+def test_items_filtered_by_metadata_with_the_runs_keys_and_values_offered(served, runs):
+    _, client = served
+    expected = list(read_results(runs / "k2.jsonl"))
+    topics = sorted({x.item.metadata["topic"] for x in expected})
+    assert client.get("/api/facets?path=k2.jsonl") == {"metadata": {"topic": topics}}
+    base = "/api/items?path=k2.jsonl&count=500&meta_key=topic"
+    for topic in topics:
+        found = client.get(f"{base}&meta_value={urllib.parse.quote(topic)}")
+        want = [x.item.id for x in expected if x.item.metadata["topic"] == topic]
+        assert [i["id"] for i in found["items"]] == want and found["total"] == len(want)
+    assert client.get(base)["total"] == len(expected)  # the key alone: every item has it
+    assert client.get("/api/items?path=k2.jsonl&meta_key=nothing")["total"] == 0
 
 
 def test_items_page_by_page_and_one_in_full(served, runs):
