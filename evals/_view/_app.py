@@ -17,6 +17,7 @@ from .._results._people import people_agreements
 from .._results._verdicts import draw_verdicts, judged_scorers, run_verdicts, verdicts_of
 from ._datasets import accepted_rows, data_set_rows
 from ._index import Entry, RunIndex
+from ._moved import MOVED_SHOWN, moved_items, slices_of
 from ._params import BadRequest, NotFound, one, short, shown, whole
 from ._rows import Row, chosen, facets, light_rows
 
@@ -226,6 +227,33 @@ class ViewApp:
             },
             "exit_code": gates_exit([*gates, *thresholds]),
         }
+
+    def moved(self, params: dict[str, list[str]]) -> dict[str, Any]:
+        """The items that moved most from the baseline (first ``path``) to a candidate
+        (second), for one ``scorer`` (default: the first both have), over the slice
+        ``slice`` = ``group`` when given (`_moved.moved_items`)."""
+        names = params.get("path", [])
+        if len(names) != 2:
+            raise BadRequest("give two runs: the baseline, then the candidate")
+        base, other = (list(self.index.iter_items(self._entry({"path": [n]}))) for n in names)
+        shared = [
+            s
+            for s in (base[0].scorer_results if base else {})
+            if other and s in other[0].scorer_results
+        ]
+        scorer = params.get("scorer", [""])[0] or (shared[0] if shared else "")
+        if scorer not in shared:
+            raise BadRequest(
+                f"both runs must have the scorer {scorer!r}; they share: {', '.join(shared) or 'none'}"
+            )
+        key, group = params.get("slice", [""])[0], params.get("group", [""])[0]
+        slices = slices_of(base)
+        if key and (key not in slices or group not in slices[key]):
+            raise BadRequest(f"the baseline has no slice {key}={group!r}")
+        found = moved_items(
+            base, other, scorer, key, group, min(whole(params, "n", MOVED_SHOWN), 200)
+        )
+        return {"scorer": scorer, "scorers": shared, "slices": slices, **found}
 
     def sample(self, params: dict[str, list[str]]) -> dict[str, Any]:
         """Verdicts of a run for people to label: stratified, seeded, unlabelled ones."""

@@ -47,6 +47,7 @@ _GET = {
     "/api/item": "item",
     "/api/facets": "facets",
     "/api/compare": "compare",
+    "/api/moved": "moved",
     "/api/sample": "sample",
     "/api/data_set": "data_set",
 }

@@ -371,24 +371,70 @@
   }
 
   // ---- compare ----
+  function side(label, s) {
+    return el("td", { class: "side" },
+      el("div", {}, el("b", { text: label + ": " }), s.status === "scored" ? fmt(s.score) : s.status),
+      el("pre", { text: s.reason || "" }),
+      s.chunks.length ? el("ol", { class: "chunks" }, s.chunks.map((c) => el("li", { text: `${c.id ? c.id + ": " : ""}${c.text}` })),
+        s.more_chunks ? el("li", { class: "muted", text: `… and ${s.more_chunks} more` }) : null) : el("p", { class: "muted", text: "no chunks" }));
+  }
+
   async function comparePage(query) {
     const params = new URLSearchParams(query);
     const paths = params.getAll("path");
     const drop = el("input", { type: "text", id: "max-drop", placeholder: "scorer=0.05", value: params.get("max_drop") || "" });
     const out = el("div", { id: "comparison" }, el("p", { class: "muted", text: "Comparing…" }));
+    const address = () => {  // the runs, the gate, its verdict and the moved items' choices
+      const q = new URLSearchParams();
+      for (const p of paths) q.append("path", p);
+      for (const [k, v] of Object.entries(want)) if (v) q.set(k, v);
+      history.replaceState(null, "", "#/compare?" + q.toString());
+    };
+    const want = { max_drop: params.get("max_drop") || "", verdict: "", against: params.get("against") || paths[1], scorer: params.get("scorer") || "", slice: params.get("slice") || "" };
     async function run() {
-      const q = paths.map((p) => "path=" + enc(p)).join("&") + (drop.value.trim() ? "&max_drop=" + enc(drop.value.trim()) : "");
+      want.max_drop = drop.value.trim();
+      const q = paths.map((p) => "path=" + enc(p)).join("&") + (want.max_drop ? "&max_drop=" + enc(want.max_drop) : "");
       const found = await api("/api/compare?" + q);
       const verdict = found.exit_code === 0 ? "pass" : found.exit_code === 4 ? "undecided" : "fail";
       const words = { pass: "gates passed", fail: "a gate FAILED (exit 1)", undecided: "a gate could not decide (exit 4)" };
       const box = el("div", {});
       box.innerHTML = found.html; // rendered and escaped by the server
       out.replaceChildren(found.gates.length ? el("div", { class: "banner " + verdict, id: "verdict", text: words[verdict] }) : "", box);
+      want.verdict = found.gates.length ? verdict : "";
+      address();
     }
+    const against = el("select", { id: "moved-run" }, paths.slice(1).map((p) => el("option", { value: p, text: p })));
+    against.value = want.against;
+    const scorerPick = el("select", { id: "moved-scorer" });
+    const slicePick = el("select", { id: "moved-slice" });
+    const moved = el("table", { id: "moved" });
+    const movedNote = el("p", { class: "muted" });
+    async function movedItems() {
+      want.against = against.value; want.scorer = scorerPick.value; want.slice = slicePick.value;
+      const [key, group] = want.slice ? JSON.parse(want.slice) : ["", ""];
+      const found = await api(`/api/moved?path=${enc(paths[0])}&path=${enc(want.against)}&scorer=${enc(want.scorer)}&slice=${enc(key)}&group=${enc(group)}`);
+      scorerPick.replaceChildren(...found.scorers.map((sid) => el("option", { value: sid, text: sid })));
+      scorerPick.value = want.scorer = found.scorer;
+      slicePick.replaceChildren(el("option", { value: "", text: "every item" }),
+        ...Object.entries(found.slices).flatMap(([k, groups]) => groups.map((g) => el("option", { value: JSON.stringify([k, g]), text: `${k} = ${g}` }))));
+      slicePick.value = want.slice;
+      movedNote.textContent = `${found.moved} of ${found.paired} paired items moved; the ${found.items.length} that moved most, failures first:`;
+      moved.replaceChildren(el("thead", {}, el("tr", {}, ["item", "change", paths[0] + " (baseline)", want.against].map((t) => el("th", { text: t })))),
+        el("tbody", {}, found.items.map((it) => el("tr", { class: "moved", "data-id": it.id },
+          el("td", {}, el("b", { text: it.id }), el("div", { class: "muted", text: it.input })),
+          el("td", { class: "num " + (it.delta === null ? "error" : it.delta < 0 ? "verdict-no" : "verdict-yes"), text: it.delta === null ? "status" : (it.delta > 0 ? "+" : "") + fmt(it.delta) }),
+          side("baseline", it.base), side("candidate", it.other)))));
+      address();
+    }
+    for (const control of [against, scorerPick, slicePick]) control.addEventListener("change", () => movedItems().catch(failed));
     show(el("h1", { text: `Baseline ${paths[0]} against ${paths.length - 1} run(s)` }),
       el("p", {}, "Max drop gate (ID=VALUE): ", el("span", { class: "drop" }, drop), el("button", { onclick: () => run().catch(failed) }, "Apply")),
-      out);
+      out,
+      el("h2", { text: "Items that moved most" }),
+      el("p", { class: "choices" }, paths.length > 2 ? ["candidate ", against, " "] : null, "scorer ", scorerPick, " slice ", slicePick),
+      movedNote, moved);
     await run();
+    await movedItems();
   }
 
   // ---- review the judge ----
@@ -540,26 +586,59 @@
   }
 
   // ---- review a synthesized set ----
+  function fitted(textarea) {  // an editor as tall as its text
+    const fit = () => { textarea.style.height = "auto"; textarea.style.height = textarea.scrollHeight + 2 + "px"; };
+    textarea.addEventListener("input", fit);
+    requestAnimationFrame(fit);
+    return textarea;
+  }
+
   async function dataSetPage(path) {
     const found = await api("/api/data_set?path=" + enc(path));
     const written = el("p", { id: "written" });
-    const rows = found.rows.map((row) => {
+    let current = 0;
+    const trs = [];
+    function focusRow(k) {
+      if (!trs.length) return;
+      current = Math.max(0, Math.min(k, trs.length - 1));
+      trs.forEach((tr, i) => tr.classList.toggle("current", i === current));
+      trs[current].scrollIntoView({ block: "nearest" });
+    }
+    const rows = found.rows.map((row, k) => {
       const review = found.reviews[String(row.id)];
       const edited = review ? review.row : row;
-      const q = el("textarea", { rows: 2, class: "question" }); q.value = edited.input ?? "";
-      const a = el("textarea", { rows: 2, class: "answer" }); a.value = edited.ground_truth ?? "";
+      const q = fitted(el("textarea", { rows: 2, class: "question" })); q.value = edited.input ?? "";
+      const a = fitted(el("textarea", { rows: 2, class: "answer" })); a.value = edited.ground_truth ?? "";
       const ids = el("input", { type: "text", class: "gold" }); ids.value = (edited.reference_context_ids || []).join(", ");
+      const gold = (row.reference_contexts || []).map((text, i) => el("div", { class: "chunk passage", text: `${(row.reference_context_ids || [])[i] || ""}${(row.reference_context_ids || [])[i] ? ": " : ""}${text}` }));
       const tr = el("tr", { "data-row": row.id, class: review ? "row-" + review.decision : "" });
       async function decide(decision) {
         const changed = { input: q.value, ground_truth: a.value, reference_context_ids: ids.value.split(",").map((s) => s.trim()).filter(Boolean) };
         await api("/api/review", { data_set: path, row_id: String(row.id), decision, row: changed });
-        tr.className = "row-" + decision;
+        tr.classList.remove("row-accept", "row-reject");
+        tr.classList.add("row-" + decision);
       }
-      tr.append(el("td", { text: row.id }), el("td", {}, q), el("td", {}, a), el("td", {}, ids),
-        el("td", {}, el("button", { class: "accept", onclick: () => decide("accept").catch(failed) }, "Accept"),
-          el("button", { class: "reject", onclick: () => decide("reject").catch(failed) }, "Reject")));
+      tr.decide = (decision) => decide(decision).then(() => focusRow(k + 1)).catch(failed);
+      for (const editor of [q, a, ids]) editor.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); editor.blur(); tr.decide("accept"); }
+        if (e.key === "Escape") { editor.blur(); focusRow(k); }
+      });
+      tr.addEventListener("click", () => focusRow(k));
+      tr.append(el("td", { text: row.id }), el("td", { class: "editors" }, el("label", { class: "muted", text: "question" }), q, el("label", { class: "muted", text: "answer" }), a, el("label", { class: "muted", text: "gold ids" }), ids),
+        el("td", { class: "gold-passage" }, gold.length ? gold : el("span", { class: "muted", text: "no passage text in this row" })),
+        el("td", {}, el("button", { class: "accept", onclick: () => tr.decide("accept") }, "Accept (a)"),
+          el("button", { class: "reject", onclick: () => tr.decide("reject") }, "Reject (r)")));
+      trs.push(tr);
       return tr;
     });
+    document.onkeydown = (e) => {
+      if (["INPUT", "TEXTAREA"].includes(e.target.tagName) || !trs.length) return;
+      if (e.key === "a") trs[current].decide("accept");
+      else if (e.key === "r") trs[current].decide("reject");
+      else if (e.key === "j" || e.key === "ArrowDown") { e.preventDefault(); focusRow(current + 1); }
+      else if (e.key === "k" || e.key === "ArrowUp") { e.preventDefault(); focusRow(current - 1); }
+      else if (e.key === "e") { e.preventDefault(); trs[current].querySelector("textarea").focus(); }
+    };
     const write = el("button", { class: "primary", id: "write", onclick: async () => {
       try {
         const done = await api("/api/write", { data_set: path });
@@ -567,9 +646,10 @@
       } catch (error) { written.textContent = String(error.message); }
     } }, "Write the accepted rows");
     show(el("h1", { text: "Review " + path }),
-      el("p", { class: "muted", text: "Edit the question, answer or gold ids, then accept or reject each row; decisions are saved at once." }),
-      el("table", { id: "rows" }, el("thead", {}, el("tr", {}, ["id", "question", "answer", "gold ids", ""].map((t) => el("th", { text: t })))), el("tbody", {}, rows)),
+      el("p", { class: "muted", text: "Edit the question, answer or gold ids beside the gold passage, then accept or reject each row; decisions are saved at once. Keys: a accept, r reject (then the next row), j / k or ↓ / ↑ move, e edit, Ctrl+Enter in an editor accepts, Esc leaves it." }),
+      el("table", { id: "rows" }, el("thead", {}, el("tr", {}, ["id", "question, answer, gold ids", "gold passage", ""].map((t) => el("th", { text: t })))), el("tbody", {}, rows)),
       el("p", {}, write), written);
+    focusRow(0);
   }
 
   async function route() {

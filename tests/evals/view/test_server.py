@@ -482,3 +482,35 @@ def test_a_sample_shortens_long_texts_and_the_label_keeps_the_whole_verdict(runs
         assert saved["key"] == verdict["key"]
     (stored,) = LabelStore(runs).labels()
     assert stored.key == verdict["key"] and len(stored.verdict.input) > 700_000
+
+
+def test_the_items_that_moved_most_between_two_runs_side_by_side(served, runs):
+    _, client = served
+    base = {x.item.id: x for x in read_results(runs / "k1.jsonl")}
+    other = {x.item.id: x for x in read_results(runs / "k3.jsonl")}
+    sid = "id-context-precision"
+    found = client.get(f"/api/moved?path=k1.jsonl&path=k3.jsonl&scorer={sid}&n=200")
+    assert found["scorer"] == sid and sid in found["scorers"] and found["paired"] == 28
+    changes = {
+        i: other[i].scorer_results[sid].score - base[i].scorer_results[sid].score
+        for i in base
+        if base[i].scorer_results[sid].status == other[i].scorer_results[sid].status == "scored"
+    }
+    want = sorted((i for i, d in changes.items() if d), key=lambda i: (-abs(changes[i]), i))
+    shown = [r for r in found["items"] if r["delta"] is not None]
+    assert [r["id"] for r in shown] == want
+    assert [r["delta"] for r in shown] == [changes[i] for i in want]
+    first = shown[0]
+    assert first["base"]["reason"] and len(first["other"]["chunks"]) == 3
+    topic = base[first["id"]].item.metadata["topic"]
+    sliced = client.get(
+        f"/api/moved?path=k1.jsonl&path=k3.jsonl&scorer={sid}&slice=topic"
+        f"&group={urllib.parse.quote(topic)}&n=200"
+    )
+    assert sliced["paired"] == sum(x.item.metadata["topic"] == topic for x in base.values())
+    assert first["id"] in [r["id"] for r in sliced["items"]]
+    assert found["slices"]["topic"] == sorted({x.item.metadata["topic"] for x in base.values()})
+    for bad in ("&scorer=nope", "&slice=topic&group=nowhere"):
+        code, said = client.request("/api/moved?path=k1.jsonl&path=k3.jsonl" + bad)
+        assert code == 400, said
+    assert client.request("/api/moved?path=k1.jsonl")[0] == 400

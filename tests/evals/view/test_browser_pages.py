@@ -1,6 +1,6 @@
-"""Many runs in headless Chromium: filtered by text, scorer and judge, sorted by time or
-a mean, shown a hundred at a time, the choices kept in the address; the trend charts'
-tick labels read."""
+"""Pages in headless Chromium: many runs filtered, sorted and paged with the choices in the
+address; a run's items filtered by metadata; the items that moved between two runs; a
+synthesized set reviewed from the keyboard."""
 
 from __future__ import annotations
 
@@ -130,3 +130,89 @@ def test_a_runs_items_filter_by_metadata_and_one_opens_inside_the_window(runs, b
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
+
+
+def test_compare_shows_the_items_that_moved_side_by_side_and_its_verdict_is_in_the_address(
+    runs, browser
+):
+    proc, url = start_view(runs)
+    try:
+        tab = browser.tab()
+        tab.open(url + "#/compare?path=k1.jsonl&path=k3.jsonl&max_drop=mrr%3D0.01")
+        tab.ready("/compare")
+        tab.wait("document.querySelectorAll('#moved tr.moved').length > 0")
+        assert "verdict=" in tab.js("location.hash")
+        verdict = tab.js("document.getElementById('verdict').className")
+        assert tab.js("location.hash").split("verdict=")[1].split("&")[0] in verdict
+        choose(tab, "moved-scorer", "id-context-precision")
+        tab.wait("location.hash.includes('scorer=id-context-precision')")
+        rows = tab.js("document.querySelectorAll('#moved tr.moved').length")
+        first = tab.js("document.querySelector('#moved tr.moved')")
+        assert first is not None
+        cells = tab.js(
+            "[...document.querySelector('#moved tr.moved').children].map(c => c.className)"
+        )
+        assert cells[2:] == ["side", "side"]  # baseline and candidate side by side
+        assert (
+            tab.js(
+                "document.querySelectorAll('#moved tr.moved td.side')[1].querySelectorAll('.chunks li').length"
+            )
+            == 3
+        )
+        shot(tab, "view-compare")
+        option = tab.js(
+            "[...document.querySelectorAll('#moved-slice option')].find(o => o.text === 'topic = computing').value"
+        )
+        choose(tab, "moved-slice", option)
+        tab.wait(f"document.querySelectorAll('#moved tr.moved').length < {rows}")
+        assert "slice=" in tab.js("location.hash")
+        assert tab.errors == []
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+
+
+def test_a_synthesized_set_shows_its_gold_passages_and_is_reviewed_from_the_keyboard(runs, browser):
+    proc, url = start_view(runs)
+    try:
+        tab = browser.tab()
+        tab.open(url + "#/data_set/synth%2Flabelled.jsonl")
+        tab.ready("/data_set/synth/labelled.jsonl")
+        rows = tab.js("document.querySelectorAll('#rows tbody tr').length")
+        assert rows >= 3
+        passage = tab.js("document.querySelector('#rows tbody tr .passage').textContent")
+        assert len(passage) > 40
+        fits = tab.js(
+            "[...document.querySelectorAll('#rows textarea')].every(t => t.scrollHeight <= t.clientHeight + 4)"
+        )
+        assert fits  # every editor shows its whole text
+        shot(tab, "view-synth")
+        key = "document.dispatchEvent(new KeyboardEvent('keydown', {key: %r}))"
+        tab.js(key % "a")  # accept the first; the second is next
+        tab.wait("document.querySelectorAll('#rows tr.row-accept').length === 1")
+        tab.wait("document.querySelectorAll('#rows tbody tr')[1].classList.contains('current')")
+        tab.js(key % "r")
+        tab.wait("document.querySelectorAll('#rows tr.row-reject').length === 1")
+        tab.js(key % "k")
+        tab.js(key % "k")
+        assert tab.js(
+            "document.querySelectorAll('#rows tbody tr')[0].classList.contains('current')"
+        )
+        tab.js(key % "e")
+        assert tab.js("document.activeElement.className") == "question"
+        tab.js("document.activeElement.value = 'Edited by keyboard?'")
+        tab.js(
+            "document.activeElement.dispatchEvent(new KeyboardEvent('keydown', "
+            "{key: 'Enter', ctrlKey: true, bubbles: true}))"
+        )
+        tab.wait("document.querySelectorAll('#rows tbody tr')[1].classList.contains('current')")
+        assert tab.errors == []
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    from evals import LabelStore
+
+    reviews = LabelStore(runs).reviews("synth/labelled.jsonl")
+    decisions = sorted(r.decision for r in reviews.values())
+    assert decisions == ["accept", "reject"]
+    assert any(r.row["input"] == "Edited by keyboard?" for r in reviews.values())
