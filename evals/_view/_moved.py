@@ -70,7 +70,7 @@ def moved_items(
         for mine in base
         if mine.item.id in theirs and (not slice_key or group_of(mine, slice_key) == group)
     ]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for mine, their in pairs:
         a, b = _side(mine, scorer), _side(their, scorer)
         both = a["status"] == b["status"] == "scored"
@@ -86,5 +86,5 @@ def moved_items(
                 "other": b,
             }
         )
-    rows.sort(key=lambda r: (r["delta"] is not None, -abs(r["delta"] or 0), r["id"]))
+    rows.sort(key=lambda r: (r["delta"] is not None, -abs(float(r["delta"] or 0)), str(r["id"])))
     return {"paired": len(pairs), "moved": len(rows), "items": rows[:count]}
