@@ -78,6 +78,41 @@ def page_load(url: str, where: str) -> float | None:
         browser.close()
 
 
+def filter_times(url: str, where: str) -> tuple[float, float] | None:
+    """Seconds from a filter chosen on the run page (a score range, no typing delay) to
+    its rows drawn in Chromium: the first one (the run's light rows read) and the median
+    of 5 after it."""
+    try:
+        from tests.evals.view._browser import BROWSER, Browser
+    except ImportError:
+        return None
+    if BROWSER is None:
+        return None
+    browser = Browser()
+    try:
+        tab = browser.tab()
+        tab.open(url)
+        tab.ready(where, timeout=600)
+        sid = tab.js("document.querySelectorAll('#item-scorer option')[1].value")
+        times = []
+        for k in range(6):
+            low = f"0.{k + 1}"
+            started = time.perf_counter()
+            tab.js(
+                f"{{ const s = document.getElementById('item-scorer'); s.value = {sid!r};"
+                f" const m = document.getElementById('item-min'); m.value = {low!r};"
+                " m.dispatchEvent(new Event('change')); }"
+            )
+            tab.wait(
+                f"(document.getElementById('items').dataset.answered || '').includes('min={low}')",
+                timeout=600,
+            )
+            times.append(time.perf_counter() - started)
+        return times[0], statistics.median(times[1:])
+    finally:
+        browser.close()
+
+
 def many_runs(folder: Path, count: int) -> None:
     import evals.quickstart as quickstart
 
@@ -154,6 +189,10 @@ def measure(folder: Path, label: str, run: str) -> list[tuple[str, str]]:
             rows.append(
                 (f"{label}: run page in Chromium (summary and first items)", f"{page:.2f} s")
             )
+        filters = filter_times(server.url + f"#/run/{run}", f"/run/{run}")
+        if filters is not None:
+            rows.append((f"{label}: first filter in Chromium (the run's rows read)", f"{filters[0]:.2f} s"))
+            rows.append((f"{label}: a filter in Chromium, rows read", f"{filters[1]:.2f} s"))
     with ViewServer(folder) as server:
         started = time.perf_counter()
         listed = server.app.index.scan()

@@ -17,8 +17,9 @@ from .._results._people import people_agreements
 from .._results._verdicts import draw_verdicts, judged_scorers, run_verdicts, verdicts_of
 from ._datasets import accepted_rows, data_set_rows
 from ._index import Entry, RunIndex
+from ._listing import Listing
 from ._moved import MOVED_SHOWN, moved_items, slices_of
-from ._params import BadRequest, NotFound, one, short, shown, whole
+from ._params import BadRequest, Encoded, NotFound, one, short, shown, whole
 from ._rows import Row, chosen, facets, light_rows
 
 PAGE_SIZE = 50
@@ -35,38 +36,6 @@ def _header(entry: Entry) -> RunHeader | None:
     return None if found is None else RunHeader.model_validate(found)
 
 
-def _listed(record: dict[str, Any]) -> dict[str, Any]:
-    """What the runs listing and its trend charts read of a run's record — start, commit,
-    each scorer's scale and judge model, means with intervals, items, errors — about a
-    fifth of it (the run page gets the whole record)."""
-    header = record.get("header")
-    summary = record["summary"]
-    return {
-        "path": record["path"],
-        "items": record["items"],
-        "header": None
-        if header is None
-        else {
-            "created": header.get("created"),
-            "git_commit": header.get("git_commit"),
-            "scorers": {
-                sid: {
-                    "scale": d.get("scale"),
-                    "judge": d.get("judge") and {"model": d["judge"].get("model")},
-                }
-                for sid, d in (header.get("scorers") or {}).items()
-            },
-        },
-        "summary": {
-            "item_errors": summary.get("item_errors"),
-            "scorers": {
-                sid: {key: s.get(key) for key in ("mean", "ci_low", "ci_high")}
-                for sid, s in summary["scorers"].items()
-            },
-        },
-    }
-
-
 class ViewApp:
     """The routes of the viewer over one folder (its index and its labels)."""
 
@@ -75,6 +44,8 @@ class ViewApp:
         self._verdicts: dict[str, tuple[Entry, dict[str, dict[str, bool | int]]]] = {}
         self._sampled: dict[str, JudgeVerdict] = {}
         self._light: dict[str, tuple[Entry, list[Row]]] = {}
+        self._facets: dict[str, tuple[Entry, dict[str, list[str] | None]]] = {}
+        self._listing = Listing()
 
     def _run_verdicts(self, entry: Entry) -> dict[str, dict[str, bool | int]]:
         """The run's own verdicts (`run_verdicts`), read once per version of its file."""
@@ -98,16 +69,12 @@ class ViewApp:
         except KeyError:
             raise NotFound(f"no {kind.replace('_', ' ')} {name!r} in this folder") from None
 
-    def runs(self, params: dict[str, list[str]]) -> dict[str, Any]:
-        """Every run (as the listing shows it, `_listed`) and synthesized set of the
+    def runs(self, params: dict[str, list[str]]) -> Encoded:
+        """Every run (as the listing shows it, `_listing.listed`) and synthesized set of the
         folder, as far as they are read."""
         found = self.index.scan()
-        found["runs"] = sorted(
-            map(_listed, found["runs"]),
-            key=lambda r: ((r["header"] or {}).get("created") or "", r["path"]),
-        )
         found["labels"] = len(self.store.keys())
-        return found
+        return self._listing.answer(found)
 
     def run(self, params: dict[str, list[str]]) -> dict[str, Any]:
         """One run: its record and people's agreement with its judge."""
@@ -162,7 +129,11 @@ class ViewApp:
     def facets(self, params: dict[str, list[str]]) -> dict[str, Any]:
         """The metadata keys of a run's items with their values (`_rows.facets`), for the
         item filter."""
-        return {"metadata": facets(self._rows(self._entry(params)))}
+        entry = self._entry(params)
+        cached = self._facets.get(entry.path)
+        if cached is None or cached[0] is not entry:
+            self._facets[entry.path] = cached = (entry, facets(self._rows(entry)))
+        return {"metadata": cached[1]}
 
     def item(self, params: dict[str, list[str]]) -> dict[str, Any]:
         """One item of a run in full, as its results line holds it."""

@@ -28,7 +28,7 @@ from scorers import ConfigError, DatasetError
 from .._labels import LabelStore
 from ._app import ViewApp
 from ._index import RunIndex
-from ._params import BadRequest, NotFound
+from ._params import BadRequest, Encoded, NotFound
 
 _STATIC = Path(__file__).parent / "static"
 _ASSETS = {"view.js": "text/javascript", "view.css": "text/css"}
@@ -186,7 +186,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Referrer-Policy", "no-referrer")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        self.wfile.write(body)
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the page went away before its answer: nothing lost
 
     def _allowed(self, write: bool) -> bool:
         """The host, the token and (for writes) the origin; refuses the request if not."""
@@ -277,8 +280,12 @@ class _Handler(BaseHTTPRequestHandler):
             if page:
                 self._send(HTTPStatus.OK, kind, found.encode(), _REPORT_POLICY)
             else:
-                body = json.dumps(found, ensure_ascii=False, default=str, allow_nan=False)
-                data = body.encode()
+                if isinstance(found, Encoded):
+                    data = found.encode()
+                else:
+                    data = json.dumps(
+                        found, ensure_ascii=False, default=str, allow_nan=False
+                    ).encode()
                 # a page polling for changes gets "304: the same" and no body
                 etag = f'"{hashlib.blake2b(data, digest_size=12).hexdigest()}"'
                 if self.command == "GET" and self.headers.get("If-None-Match") == etag:

@@ -161,12 +161,14 @@ class RunIndex:
     def _files(self) -> Iterator[tuple[str, Path]]:
         for folder, dirs, files in os.walk(self.root):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            within = Path(folder).relative_to(self.root).as_posix()
+            prefix = "" if within == "." else within + "/"
             for name in sorted(files):
                 if name.endswith(".jsonl") and not name.startswith("."):
                     path = Path(folder, name)
                     # no link out of the folder (os.walk does not enter linked folders)
                     if not path.is_symlink() or path.resolve().is_relative_to(self.root):
-                        yield path.relative_to(self.root).as_posix(), path
+                        yield prefix + name, path
 
     def scan(self) -> dict[str, Any]:
         """Find new, changed and removed files; start reading the new and changed ones.

@@ -14,6 +14,10 @@ SHOWN_CHUNKS = 50
 """The most chunks of a claim's context the review page is sent."""
 
 
+class Encoded(str):
+    """An answer already in JSON (sent as it is)."""
+
+
 class NotFound(Exception):
     """A path outside the folder, or a file it does not hold."""
 

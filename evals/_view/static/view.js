@@ -81,6 +81,7 @@
     return [...found];
   }
 
+  const MANY_POINTS = 150;  // past it, a chart's points and intervals are drawn as one path each
   function trend(runs, only) {
     const series = new Map();
     runs.forEach((run, i) => {
@@ -121,14 +122,26 @@
       add("text", { x: L, y: H - 8, "font-size": 10, class: "tick x" }, day(first) || "first run");
       if (points.length > 1) add("text", { x: W - R, y: H - 8, "font-size": 10, "text-anchor": "end", class: "tick x" }, day(last) || "last run");
       add("polyline", { points: points.map((p) => `${x(p.i)},${y(p.s.mean)}`).join(" "), fill: "none", stroke: "#0969da" });
-      for (const p of points) {
-        if (p.s.ci_low !== null && p.s.ci_low !== undefined) {
-          add("line", { x1: x(p.i), x2: x(p.i), y1: y(p.s.ci_low), y2: y(p.s.ci_high), stroke: "#6ea8e8", "stroke-width": 3, class: "interval" });
+      const said = (p) => `${p.run.path} (${day(p.run) || "no date"}): mean ${fmt(p.s.mean)} ${ci(p.s.ci_low, p.s.ci_high)}`;
+      const ranged = points.filter((p) => p.s.ci_low !== null && p.s.ci_low !== undefined);
+      if (points.length > MANY_POINTS) {  // hundreds of runs: one path each, a tip on hover
+        add("path", { d: ranged.map((p) => `M${x(p.i)} ${y(p.s.ci_low)}V${y(p.s.ci_high)}`).join(""), stroke: "#6ea8e8", "stroke-width": 2, class: "intervals" });
+        add("path", { d: points.map((p) => `M${x(p.i)} ${y(p.s.mean)}h0.01`).join(""), stroke: "#0969da", "stroke-width": 4, "stroke-linecap": "round", class: "points" });
+        const tip = add("text", { x: L + 4, y: T + 10, "font-size": 10, class: "tip" }, "");
+        svg.addEventListener("mousemove", (e) => {
+          const at = (e.offsetX - L) / (W - L - R) * n;
+          const near = points.reduce((best, p) => (Math.abs(p.i - at) < Math.abs(best.i - at) ? p : best));
+          tip.textContent = said(near);
+        });
+        svg.addEventListener("mouseleave", () => { tip.textContent = ""; });
+      } else {
+        for (const p of ranged) add("line", { x1: x(p.i), x2: x(p.i), y1: y(p.s.ci_low), y2: y(p.s.ci_high), stroke: "#6ea8e8", "stroke-width": 3, class: "interval" });
+        for (const p of points) {
+          const point = add("circle", { cx: x(p.i), cy: y(p.s.mean), r: dot, fill: "#0969da", class: "point" });
+          const title = document.createElementNS(ns, "title");
+          title.textContent = said(p);
+          point.append(title);
         }
-        const point = add("circle", { cx: x(p.i), cy: y(p.s.mean), r: dot, fill: "#0969da", class: "point" });
-        const title = document.createElementNS(ns, "title");
-        title.textContent = `${p.run.path} (${day(p.run) || "no date"}): mean ${fmt(p.s.mean)} ${ci(p.s.ci_low, p.s.ci_high)}`;
-        point.append(title);
       }
       add("text", { x: 4, y: 13, "font-size": 12, class: "title" }, `${sid}: mean per run, 95% interval`);
       charts.push(el("div", { class: "trend" }, svg));
@@ -274,7 +287,7 @@
     const metaPick = el("select", { id: "item-meta-pick", hidden: true });
     const metaText = el("input", { type: "text", id: "item-meta-text", placeholder: "value", hidden: true, size: 10 });
     let metadata = {};
-    api(`/api/facets?path=${enc(path)}`).then((found) => {
+    const facets = () => api(`/api/facets?path=${enc(path)}`).then((found) => {
       metadata = found.metadata;
       metaKey.append(...Object.keys(metadata).map((k) => el("option", { value: k, text: "metadata " + k })));
       metaKey.hidden = !Object.keys(metadata).length;
@@ -309,6 +322,7 @@
       const ticket = ++latest;
       const found = await api(`/api/items?path=${enc(path)}&start=${start}&count=${run.page_size}${extra ? "&" + extra : ""}`);
       if (ticket !== latest) return;
+      items.dataset.answered = extra;  // the choices the rows on screen answer
       items.replaceChildren(...found.items.map((it) => {
         const row = el("tr", { class: "item", "data-index": it.index },
           el("td", { text: it.id }), el("td", { text: it.input }),
@@ -368,6 +382,7 @@
       el("table", {}, el("thead", {}, el("tr", {}, ["id", "input", "scores", "error"].map((t) => el("th", { text: t })))), items));
     const at = Number.isInteger(wanted) && wanted >= 0 ? wanted : undefined;
     await page(at === undefined ? 0 : at - (at % run.page_size), at);
+    facets();  // after the first items: the run's metadata is read while the person looks
   }
 
   // ---- compare ----

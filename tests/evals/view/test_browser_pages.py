@@ -44,14 +44,14 @@ def choose(tab, control: str, value: str, event: str = "change") -> None:
 
 
 def test_runs_are_filtered_sorted_paged_and_the_choices_are_in_the_address(runs, browser):
-    copies(runs, 130)
+    copies(runs, 160)
     proc, url = start_view(runs)
     try:
         tab = browser.tab()
         tab.open(url)
         tab.ready("/")
-        tab.wait(f"{ROWS} === 100 && document.querySelector('h1').textContent === '133 runs'")
-        assert "33 not shown" in tab.js("document.getElementById('more-runs').textContent")
+        tab.wait(f"{ROWS} === 100 && document.querySelector('h1').textContent === '163 runs'")
+        assert "63 not shown" in tab.js("document.getElementById('more-runs').textContent")
         shot(tab, "view-runs")
         newest = tab.js("document.querySelector('#runs tbody tr').dataset.run")
         assert newest == "k3.jsonl"  # made today, after every copy's date
@@ -63,9 +63,17 @@ def test_runs_are_filtered_sorted_paged_and_the_choices_are_in_the_address(runs,
             "[...document.querySelectorAll('#trends svg .tick.x')].map(t => t.textContent)"
         )
         assert dates[0] == "2026-01-01" and len(dates) % 2 == 0
+        chart = "#trends svg[data-scorer='mrr']"  # 162 runs: one path of points, a tip on hover
+        assert tab.js(f"document.querySelectorAll({chart + ' circle'!r}).length") == 0
+        tab.js(
+            f"{{ const svg = document.querySelector({chart!r}); const r = svg.getBoundingClientRect();"
+            " svg.dispatchEvent(new MouseEvent('mousemove', {clientX: r.right - 14, clientY: r.top + 50})); }"
+        )
+        tip = tab.js(f"document.querySelector({chart + ' .tip'!r}).textContent")
+        assert tip.startswith("k") and "mean " in tip and "[" in tip, tip  # the newest runs
 
         tab.js("document.getElementById('more-runs').click()")
-        tab.wait(f"{ROWS} === 133")
+        tab.wait(f"{ROWS} === 163")
 
         choose(tab, "run-judge", "openai/fake-judge", "change")
         tab.wait(f"{ROWS} === 3")
