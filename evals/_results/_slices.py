@@ -29,7 +29,11 @@ def group_of(item: ItemResult, key: str) -> str:
     ``"(missing)"``, text starting with a quote): then it is shown as a JSON string, with
     its quotes. An absent key and a null value are the group `MISSING`.
     """
-    value = item.item.metadata.get(key)
+    return group_label(item.item.metadata.get(key))
+
+
+def group_label(value: Any) -> str:
+    """`group_of`'s label of one metadata value (None: `MISSING`)."""
     if value is None:
         return MISSING
     if isinstance(value, str):

@@ -86,6 +86,8 @@ def run_verdicts(
     graded verdict's grade 0-3; the first met, when the run judged a question twice)."""
     judged = judged_scorers(header)
     found: dict[str, dict[str, bool | int]] = {sid: {} for sid in judged}
+    if not judged:
+        return found  # no judge: the items are not read
     for item in items:
         for v in verdicts_of(item, "", judged):
             found[v.scorer_id].setdefault(

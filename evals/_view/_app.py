@@ -59,7 +59,7 @@ class ViewApp:
         """The run's light rows (`_rows.light_rows`), read once per version of its file."""
         cached = self._light.get(entry.path)
         if cached is None or cached[0] is not entry:
-            self._light[entry.path] = cached = (entry, light_rows(self.index.iter_items(entry)))
+            self._light[entry.path] = cached = (entry, light_rows(self.index.iter_lines(entry)))
         return cached[1]
 
     def _entry(self, params: dict[str, list[str]], kind: str = "run") -> Entry:
@@ -206,12 +206,10 @@ class ViewApp:
         names = params.get("path", [])
         if len(names) != 2:
             raise BadRequest("give two runs: the baseline, then the candidate")
-        base, other = (list(self.index.iter_items(self._entry({"path": [n]}))) for n in names)
-        shared = [
-            s
-            for s in (base[0].scorer_results if base else {})
-            if other and s in other[0].scorer_results
-        ]
+        entries = [self._entry({"path": [n]}) for n in names]
+        base, other = (self._rows(entry) for entry in entries)
+        theirs = {sid for row in other for sid in row.statuses}
+        shared = sorted(({sid for row in base for sid in row.statuses} & theirs) - {"(item)"})
         scorer = params.get("scorer", [""])[0] or (shared[0] if shared else "")
         if scorer not in shared:
             raise BadRequest(
@@ -222,7 +220,13 @@ class ViewApp:
         if key and (key not in slices or group not in slices[key]):
             raise BadRequest(f"the baseline has no slice {key}={group!r}")
         found = moved_items(
-            base, other, scorer, key, group, min(whole(params, "n", MOVED_SHOWN), 200)
+            base,
+            other,
+            scorer,
+            lambda run, at: self.index.items(entries[run], at, 1)[0],
+            key,
+            group,
+            min(whole(params, "n", MOVED_SHOWN), 200),
         )
         return {"scorer": scorer, "scorers": shared, "slices": slices, **found}
 

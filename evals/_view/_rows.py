@@ -7,8 +7,9 @@ import json
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from .._results import ItemResult
+from .._results._slices import group_label
 
 SORTS = ("file", "id", "status")
 """The orders besides ``score:<scorer id>``."""
@@ -26,6 +27,7 @@ class Row:
         statuses: Each scorer's status (``"error"`` for every scorer when the item failed).
         scores: Each scored scorer's score.
         metadata: The item's metadata, each value as text (JSON for a list or object).
+        groups: Its slice under each metadata key it has (`group_label`'s label).
     """
 
     index: int
@@ -34,6 +36,7 @@ class Row:
     statuses: dict[str, str]
     scores: dict[str, float]
     metadata: dict[str, str]
+    groups: dict[str, str]
 
     @property
     def worst(self) -> int:
@@ -42,22 +45,30 @@ class Row:
         return 2 if "error" in found else 1 if "skipped" in found else 0
 
 
-def light_rows(items: Iterable[ItemResult]) -> list[Row]:
-    """One `Row` per item, in file order."""
+def light_rows(lines: Iterable[dict[str, Any]]) -> list[Row]:
+    """One `Row` per item, in file order, from its results line as JSON (full or compact,
+    whose results leave out `ScoreResult`'s defaults)."""
     rows = []
-    for index, item in enumerate(items):
-        question = item.item.input if isinstance(item.item.input, str) else str(item.item.input)
-        statuses: dict[str, str] = {sid: r.status for sid, r in item.scorer_results.items()}
-        if item.error is not None:
+    for index, data in enumerate(lines):
+        item = data.get("item") or {}
+        results = data.get("scorer_results") or {}
+        question = item.get("input")
+        question = question if isinstance(question, str) else _text(question)
+        # a compact line leaves out a result's defaults: status "scored", score 0.0
+        statuses: dict[str, str] = {sid: r.get("status", "scored") for sid, r in results.items()}
+        if data.get("error") is not None:
             statuses = dict.fromkeys(statuses or ["(item)"], "error")
         scores = {
-            sid: float(r.score)
-            for sid, r in item.scorer_results.items()
-            if r.status == "scored" and r.score is not None
+            sid: float(r.get("score", 0.0))
+            for sid, r in results.items()
+            if statuses[sid] == "scored" and r.get("score", 0.0) is not None
         }
-        text = f"{item.item.id}\n{question}".lower()
-        metadata = {str(k): _text(v) for k, v in item.item.metadata.items()}
-        rows.append(Row(index, item.item.id, text, statuses, scores, metadata))
+        key = str(item.get("id", ""))
+        given = item.get("metadata") or {}
+        metadata = {str(k): _text(v) for k, v in given.items()}
+        groups = {str(k): group_label(v) for k, v in given.items()}
+        text = f"{key}\n{question}".lower()
+        rows.append(Row(index, key, text, statuses, scores, metadata, groups))
     return rows
 
 

@@ -514,3 +514,31 @@ def test_the_items_that_moved_most_between_two_runs_side_by_side(served, runs):
         code, said = client.request("/api/moved?path=k1.jsonl&path=k3.jsonl" + bad)
         assert code == 400, said
     assert client.request("/api/moved?path=k1.jsonl")[0] == 400
+
+
+def test_light_rows_read_from_raw_lines_equal_those_of_the_validated_items(runs):
+    """The viewer reads a run's rows (search, filters, sorts, moved items) from its lines
+    as plain JSON; a compact line leaves out a result's defaults, which must read back as
+    `ItemResult` reads them."""
+    from evals import run_evals
+    from evals._view._index import RunIndex
+    from evals._view._rows import light_rows
+    from scorers import create_id_context_precision_scorer, create_id_context_recall_scorer
+
+    rows = [{"id": f"q{i}", "input": f"question {i}", "metadata": {"n": i % 3, "s": "1"},
+             "context": [{"id": "d1", "text": "x"}, {"id": "d2", "text": "y"}],
+             **({"reference_context_ids": ["d1" if i % 2 else "d9"]} if i % 5 else {})}
+            for i in range(30)]  # fmt: skip
+    run_evals(rows, [create_id_context_recall_scorer(), create_id_context_precision_scorer()],
+              results_path=runs / "free.jsonl", progress="none")  # fmt: skip
+    index = RunIndex(runs)
+    index.scan()
+    index.wait(timeout=120)
+    for name in ("free.jsonl", "k1.jsonl", "k3.jsonl"):
+        entry = index.entry(name, "run")
+        raw = light_rows(index.iter_lines(entry))
+        validated = light_rows(x.model_dump(mode="json") for x in index.iter_items(entry))
+        assert raw == validated and len(raw) == len(entry.offsets)
+    statuses = {s for r in light_rows(index.iter_lines(index.entry("free.jsonl", "run")))
+                for s in r.statuses.values()}  # fmt: skip
+    assert statuses == {"scored", "skipped"}
