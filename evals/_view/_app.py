@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -46,21 +47,30 @@ class ViewApp:
         self._light: dict[str, tuple[Entry, list[Row]]] = {}
         self._facets: dict[str, tuple[Entry, dict[str, list[str] | None]]] = {}
         self._listing = Listing()
+        self._reading = threading.Lock()
+        self._locks: dict[tuple[int, str], threading.Lock] = {}
+
+    def _read_once(self, cache: dict[str, tuple[Entry, Any]], entry: Entry, read: Any) -> Any:
+        """``read(entry)``, kept per version of the entry's file; requests asking at once
+        wait for one reading (a run's file is read by one thread, not by each; other runs
+        are not held up)."""
+        with self._reading:
+            lock = self._locks.setdefault((id(cache), entry.path), threading.Lock())
+        with lock:
+            cached = cache.get(entry.path)
+            if cached is None or cached[0] is not entry:
+                cache[entry.path] = cached = (entry, read(entry))
+            return cached[1]
 
     def _run_verdicts(self, entry: Entry) -> dict[str, dict[str, bool | int]]:
         """The run's own verdicts (`run_verdicts`), read once per version of its file."""
-        cached = self._verdicts.get(entry.path)
-        if cached is None or cached[0] is not entry:
-            found = run_verdicts(self.index.iter_items(entry), _header(entry))
-            self._verdicts[entry.path] = cached = (entry, found)
-        return cached[1]
+        return self._read_once(
+            self._verdicts, entry, lambda e: run_verdicts(self.index.iter_items(e), _header(e))
+        )
 
     def _rows(self, entry: Entry) -> list[Row]:
         """The run's light rows (`_rows.light_rows`), read once per version of its file."""
-        cached = self._light.get(entry.path)
-        if cached is None or cached[0] is not entry:
-            self._light[entry.path] = cached = (entry, light_rows(self.index.iter_lines(entry)))
-        return cached[1]
+        return self._read_once(self._light, entry, lambda e: light_rows(self.index.iter_lines(e)))
 
     def _entry(self, params: dict[str, list[str]], kind: str = "run") -> Entry:
         name = one(params, "path")
@@ -129,11 +139,8 @@ class ViewApp:
     def facets(self, params: dict[str, list[str]]) -> dict[str, Any]:
         """The metadata keys of a run's items with their values (`_rows.facets`), for the
         item filter."""
-        entry = self._entry(params)
-        cached = self._facets.get(entry.path)
-        if cached is None or cached[0] is not entry:
-            self._facets[entry.path] = cached = (entry, facets(self._rows(entry)))
-        return {"metadata": cached[1]}
+        found = self._read_once(self._facets, self._entry(params), lambda e: facets(self._rows(e)))
+        return {"metadata": found}
 
     def item(self, params: dict[str, list[str]]) -> dict[str, Any]:
         """One item of a run in full, as its results line holds it."""
