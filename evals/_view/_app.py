@@ -70,7 +70,11 @@ class ViewApp:
 
     def _rows(self, entry: Entry) -> list[Row]:
         """The run's light rows (`_rows.light_rows`), read once per version of its file."""
-        return self._read_once(self._light, entry, lambda e: light_rows(self.index.iter_lines(e)))
+        return self._read_once(
+            self._light,
+            entry,
+            lambda e: light_rows(self.index.light_lines(e) or self.index.iter_lines(e)),
+        )
 
     def _entry(self, params: dict[str, list[str]], kind: str = "run") -> Entry:
         name = one(params, "path")

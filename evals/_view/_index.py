@@ -32,14 +32,15 @@ from .._own_db import own_database
 from .._results._header import HEADER_PREFIX, RunHeader, parse_header
 from .._results._items import ItemResult
 from .._results._previous import PreviousItems, line_item
+from ._rows import light_line
 
 INDEX_FILE = ".scorekit-index.sqlite"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, version INTEGER,
-    kind TEXT, record TEXT, offsets BLOB, header_starts BLOB
+    kind TEXT, record TEXT, offsets BLOB, header_starts BLOB, light BLOB
 );
 """
 
@@ -68,18 +69,26 @@ def file_kind(path: Path) -> str:
     return "other"
 
 
-def read_run(path: Path, name: str) -> tuple[dict[str, Any], bytes, bytes]:
+def read_run(path: Path, name: str) -> tuple[dict[str, Any], bytes, bytes, bytes | None]:
     """A results file's record (header, summary, items), its items' line offsets in file
-    order and its headers' offsets."""
+    order, its headers' offsets, and its items' light lines (`_rows.light_line`, JSON;
+    None when the items were not read one by one)."""
     from .._results._summary import SummaryBuilder
 
     previous = PreviousItems(path)
     header = previous.headers[-1] if previous.headers else None
+    light: bytes | None = None
     if header is not None and header.scorers:
         builder = SummaryBuilder(list(header.scorers), None)
+        lines = []
         for item in previous.in_file_order():
             builder.add(item, ())
+            lines.append(light_line(item))
         summary = builder.finish(0.0, 0, 0, 0)
+        try:
+            light = json.dumps(lines, ensure_ascii=False, allow_nan=False).encode()
+        except ValueError:  # a value JSON cannot carry: the rows are read from the file
+            light = None
     else:
         from .._results import read_results
 
@@ -92,7 +101,8 @@ def read_run(path: Path, name: str) -> tuple[dict[str, Any], bytes, bytes]:
         "mtime": path.stat().st_mtime,
     }
     offsets, starts = previous.line_offsets()
-    return record, array.array("q", offsets).tobytes(), array.array("q", starts).tobytes()
+    packed = array.array("q", offsets).tobytes(), array.array("q", starts).tobytes()
+    return record, *packed, light
 
 
 def read_data_set(path: Path, name: str) -> dict[str, Any]:
@@ -138,8 +148,12 @@ class RunIndex:
 
     def _load(self) -> None:
         try:
-            rows = self._db.execute("SELECT * FROM files WHERE version = ?", (SCHEMA_VERSION,))
-            for path, size, mtime, _, kind, record, offsets, starts in rows.fetchall():
+            rows = self._db.execute(
+                "SELECT path, size, mtime_ns, kind, record, offsets, header_starts FROM files "
+                "WHERE version = ?",
+                (SCHEMA_VERSION,),
+            )
+            for path, size, mtime, kind, record, offsets, starts in rows.fetchall():
                 found = json.loads(record)
                 self._stats[path] = (size, mtime)
                 if kind == "other":
@@ -217,10 +231,11 @@ class RunIndex:
         path = self.root / name
         record: dict[str, Any] = {}
         kind, offsets, starts, failure = "other", b"", b"", ""
+        light: bytes | None = None
         try:
             kind = file_kind(path)
             if kind == "run":
-                record, offsets, starts = read_run(path, name)
+                record, offsets, starts, light = read_run(path, name)
             elif kind == "data_set":
                 record = read_data_set(path, name)
             json.dumps(record, allow_nan=False)  # what the viewer sends must be JSON
@@ -247,8 +262,8 @@ class RunIndex:
             else:
                 self._entries[name] = Entry(name, kind, record, offsets, starts)
             self._db.execute(
-                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (name, *stat, SCHEMA_VERSION, kind, json.dumps(record), offsets, starts),
+                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (name, *stat, SCHEMA_VERSION, kind, json.dumps(record), offsets, starts, light),
             )
 
     def wait(self, timeout: float = 60.0) -> None:
@@ -309,6 +324,20 @@ class RunIndex:
                 raw = handle.readline()
                 at = bisect.bisect_right(entry.header_starts, offset) - 1
                 yield line_item(raw, headers[at] if at >= 0 else None)
+
+    def light_lines(self, entry: Entry) -> list[dict[str, Any]] | None:
+        """The run's light lines the index kept when it first read the file (`read_run`),
+        while ``entry`` is still the file's current version; else None."""
+        with self._lock:
+            if self._entries.get(entry.path) is not entry:
+                return None
+            found = self._db.execute(
+                "SELECT light FROM files WHERE path = ?", (entry.path,)
+            ).fetchone()
+        if found is None or found[0] is None:
+            return None
+        lines = json.loads(found[0])
+        return lines if len(lines) == len(entry.offsets) else None
 
     def iter_lines(self, entry: Entry) -> Iterator[dict[str, Any]]:
         """Every item's results line as JSON, unvalidated, in file order (light readers:

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .._results._items import ItemResult
 from .._results._slices import group_label
 
 SORTS = ("file", "id", "status")
@@ -43,6 +44,20 @@ class Row:
         """0 when every scorer scored, 1 when one skipped, 2 when one failed."""
         found = set(self.statuses.values())
         return 2 if "error" in found else 1 if "skipped" in found else 0
+
+
+def light_line(item: ItemResult) -> dict[str, Any]:
+    """What `light_rows` reads of a validated item, as a results line holds it (the
+    index keeps these when it first reads a run)."""
+    results = {
+        sid: {"status": r.status, "score": r.score} for sid, r in item.scorer_results.items()
+    }
+    question, metadata = item.item.input, item.item.metadata
+    return {
+        "item": {"id": item.item.id, "input": question, "metadata": metadata},
+        "scorer_results": results,
+        "error": None if item.error is None else item.error.message,
+    }
 
 
 def light_rows(lines: Iterable[dict[str, Any]]) -> list[Row]:

@@ -539,6 +539,7 @@ def test_light_rows_read_from_raw_lines_equal_those_of_the_validated_items(runs)
         raw = light_rows(index.iter_lines(entry))
         validated = light_rows(x.model_dump(mode="json") for x in index.iter_items(entry))
         assert raw == validated and len(raw) == len(entry.offsets)
+        assert light_rows(index.light_lines(entry)) == raw  # kept by the index's first reading
     statuses = {s for r in light_rows(index.iter_lines(index.entry("free.jsonl", "run")))
                 for s in r.statuses.values()}  # fmt: skip
     assert statuses == {"scored", "skipped"}
