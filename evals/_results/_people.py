@@ -57,7 +57,8 @@ class PeopleAgreement(BaseModel):
         return (
             f"{self.scorer_id}: {_name(self.first)} and {_name(self.second)}: {kappa} "
             f"{value_text(self.kappa, self.kappa_ci)}, accuracy "
-            f"{value_text(self.accuracy, self.accuracy_ci)}, {self.n} questions both decided"
+            f"{value_text(self.accuracy, self.accuracy_ci)}, {self.n} question"
+            f"{'' if self.n == 1 else 's'} both decided"
         )
 
 

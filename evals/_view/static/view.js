@@ -50,9 +50,11 @@
     return { etag: response.headers.get("ETag"), data };
   }
 
-  function show(...nodes) {  // a part with nothing to show (null, false, "") leaves no text
-    main.replaceChildren(...nodes.filter((n) => n !== null && n !== undefined && n !== false && n !== ""));
+  // a part with nothing to show (null, undefined, false, "") leaves no text, never "null"
+  function fill(node, ...children) {
+    node.replaceChildren(...children.flat().filter((n) => n !== null && n !== undefined && n !== false && n !== ""));
   }
+  function show(...nodes) { fill(main, ...nodes); }
   function failed(error) {
     show(el("p", { class: "error", text: String(error.message || error) }));
   }
@@ -185,7 +187,7 @@
     const sets = el("div", {});
     const labelled = el("p", { class: "muted" });
     function options(select, values, none, current, label = (v) => v) {
-      select.replaceChildren(el("option", { value: "", text: none }), ...values.map((v) => el("option", { value: v, text: label(v) })));
+      fill(select, el("option", { value: "", text: none }), ...values.map((v) => el("option", { value: v, text: label(v) })));
       select.value = values.includes(current) ? current : "";
     }
     function remember() {  // the choices are in the address, so a view can be shared
@@ -202,9 +204,9 @@
       const chosen = chooseRuns(runs, want);
       count.textContent = chosen.length === runs.length ? `${runs.length} runs` : `${chosen.length} of ${runs.length} runs`;
       const oldest = chosen.slice().sort((x, y) => ((x.header || {}).created || "").localeCompare((y.header || {}).created || "") || x.path.localeCompare(y.path));
-      trends.replaceChildren(...trend(oldest, want.scorer));
-      body.replaceChildren(...chosen.slice(0, shown).map((r) => runRow(r, selected)));
-      more.replaceChildren(chosen.length > shown
+      fill(trends, ...trend(oldest, want.scorer));
+      fill(body, ...chosen.slice(0, shown).map((r) => runRow(r, selected)));
+      fill(more, chosen.length > shown
         ? el("button", { id: "more-runs", onclick: () => { shown += RUNS_SHOWN; render(); } }, `Show ${Math.min(RUNS_SHOWN, chosen.length - shown)} more (${chosen.length - shown} not shown)`)
         : "");
     }
@@ -223,10 +225,10 @@
       const sorts = ["new", "old", ...sids.flatMap((sid) => ["mean:" + sid + ":desc", "mean:" + sid + ":asc"])];
       const words = (v) => v === "new" ? "newest first" : v === "old" ? "oldest first" : `mean of ${v.split(":")[1]}, ${v.endsWith("desc") ? "highest" : "lowest"} first`;
       options(sortPick, sorts, "newest first", want.sort ? want.sort + (want.order ? ":" + want.order : want.sort.startsWith("mean:") ? ":desc" : "") : "new", words);
-      notes.replaceChildren(
+      fill(notes, 
         ...(data.indexing.length ? [el("p", { class: "muted", id: "indexing", text: `Reading ${data.indexing.length} file(s): ${data.indexing.join(", ")}` })] : []),
         ...Object.entries(data.failed).map(([path, why]) => el("p", { class: "error", text: `${path}: ${why}` })));
-      sets.replaceChildren(data.data_sets.length
+      fill(sets, data.data_sets.length
         ? el("ul", { id: "data-sets" }, data.data_sets.map((d) => el("li", {}, link("/data_set/" + enc(d.path), d.path), ` (${d.rows} rows)`)))
         : el("p", { class: "muted", text: "None in this folder (scorekit synth writes them)." }));
       labelled.textContent = `${data.labels} verdicts labelled by people in this folder.`;
@@ -294,7 +296,7 @@
     }).catch(() => { metaKey.hidden = true; });
     metaKey.addEventListener("change", () => {
       const values = metadata[metaKey.value];
-      metaPick.replaceChildren(el("option", { value: "", text: "any value" }), ...(values || []).map((v) => el("option", { value: v, text: v })));
+      fill(metaPick, el("option", { value: "", text: "any value" }), ...(values || []).map((v) => el("option", { value: v, text: v })));
       metaPick.hidden = !metaKey.value || values === null;
       metaText.hidden = !metaKey.value || values !== null;
       metaText.value = "";
@@ -323,7 +325,7 @@
       const found = await api(`/api/items?path=${enc(path)}&start=${start}&count=${run.page_size}${extra ? "&" + extra : ""}`);
       if (ticket !== latest) return;
       items.dataset.answered = extra;  // the choices the rows on screen answer
-      items.replaceChildren(...found.items.map((it) => {
+      fill(items, ...found.items.map((it) => {
         const row = el("tr", { class: "item", "data-index": it.index },
           el("td", { text: it.id }), el("td", { text: it.input }),
           el("td", {}, Object.entries(it.scores).map(([sid, s]) => el("div", { title: s.reason }, `${sid}: `, s.status === "scored" ? fmt(s.score) : s.status))),
@@ -332,7 +334,7 @@
         return row;
       }));
       const end = start + found.items.length;
-      pager.replaceChildren(
+      fill(pager, 
         el("button", { disabled: start === 0, onclick: () => page(Math.max(0, start - run.page_size)) }, "Previous"),
         found.total ? `items ${start + 1}–${end} of ${found.total}${extra ? ` chosen of ${run.items}` : ""} ` : "no item matches ",
         el("button", { disabled: end >= found.total, onclick: () => page(end) }, "Next"));
@@ -414,7 +416,7 @@
       const words = { pass: "gates passed", fail: "a gate FAILED (exit 1)", undecided: "a gate could not decide (exit 4)" };
       const box = el("div", {});
       box.innerHTML = found.html; // rendered and escaped by the server
-      out.replaceChildren(found.gates.length ? el("div", { class: "banner " + verdict, id: "verdict", text: words[verdict] }) : "", box);
+      fill(out, found.gates.length ? el("div", { class: "banner " + verdict, id: "verdict", text: words[verdict] }) : "", box);
       want.verdict = found.gates.length ? verdict : "";
       address();
     }
@@ -428,13 +430,13 @@
       want.against = against.value; want.scorer = scorerPick.value; want.slice = slicePick.value;
       const [key, group] = want.slice ? JSON.parse(want.slice) : ["", ""];
       const found = await api(`/api/moved?path=${enc(paths[0])}&path=${enc(want.against)}&scorer=${enc(want.scorer)}&slice=${enc(key)}&group=${enc(group)}`);
-      scorerPick.replaceChildren(...found.scorers.map((sid) => el("option", { value: sid, text: sid })));
+      fill(scorerPick, ...found.scorers.map((sid) => el("option", { value: sid, text: sid })));
       scorerPick.value = want.scorer = found.scorer;
-      slicePick.replaceChildren(el("option", { value: "", text: "every item" }),
+      fill(slicePick, el("option", { value: "", text: "every item" }),
         ...Object.entries(found.slices).flatMap(([k, groups]) => groups.map((g) => el("option", { value: JSON.stringify([k, g]), text: `${k} = ${g}` }))));
       slicePick.value = want.slice;
       movedNote.textContent = `${found.moved} of ${found.paired} paired items moved; the ${found.items.length} that moved most, failures first:`;
-      moved.replaceChildren(el("thead", {}, el("tr", {}, ["item", "change", paths[0] + " (baseline)", want.against].map((t) => el("th", { text: t })))),
+      fill(moved, el("thead", {}, el("tr", {}, ["item", "change", paths[0] + " (baseline)", want.against].map((t) => el("th", { text: t })))),
         el("tbody", {}, found.items.map((it) => el("tr", { class: "moved", "data-id": it.id },
           el("td", {}, el("b", { text: it.id }), el("div", { class: "muted", text: it.input })),
           el("td", { class: "num " + (it.delta === null ? "error" : it.delta < 0 ? "verdict-no" : "verdict-yes"), text: it.delta === null ? "status" : (it.delta > 0 ? "+" : "") + fmt(it.delta) }),
@@ -504,7 +506,7 @@
         const line = [...agreement.children].find((d) => d.dataset.scorer === v.scorer_id);
         if (line) line.textContent = saved.agreement.line;
         else agreement.append(el("div", { "data-scorer": v.scorer_id, text: saved.agreement.line }));
-        if (saved.people.length) { people.hidden = false; people.lastChild.replaceChildren(...saved.people.map((t) => el("li", { text: t }))); }
+        if (saved.people.length) { people.hidden = false; fill(people.lastChild, ...saved.people.map((t) => el("li", { text: t }))); }
         refused.hidden = true;
         note.value = "";
         if (verdicts[at] === v) {
@@ -552,7 +554,7 @@
     function draw() {
       progress.textContent = `${Math.min(at, verdicts.length)} of ${verdicts.length} passed in this sample (${labelled} labelled here)`;
       if (at >= verdicts.length) {
-        card.replaceChildren(el("p", { text: verdicts.length ? "Done: every verdict of this sample is labelled." : "No verdict of this run is left for you to label." }),
+        fill(card, el("p", { text: verdicts.length ? "Done: every verdict of this sample is labelled." : "No verdict of this run is left for you to label." }),
           link(`/review/${enc(path)}?seed=${seed + 1}`, "Another sample"), " · ", link("/run/" + enc(path), "Back to the run"));
         return;
       }
@@ -560,7 +562,7 @@
       card.dataset.key = v.key;
       const what = v.kind === "relevance" ? "How relevant is this chunk to the question?"
         : v.kind === "claim" ? "Is this claim supported by the retrieved context?" : "Is this chunk useful for the reference?";
-      card.replaceChildren(
+      fill(card, 
         el("p", { class: "muted", text: `${v.scorer_id} · item ${v.item_id} · judge ${v.judge_model}, prompt v${v.prompt_version}` }),
         el("p", {}, el("b", { text: what })),
         el("p", { class: "muted", text: "Question: " + v.input }),

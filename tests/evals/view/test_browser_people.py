@@ -30,12 +30,14 @@ def label(tab, k: int, *, blind: bool) -> str:
         assert not tab.js("!!document.getElementById('judge-said')")
         tab.js(f"document.getElementById({'level-high' if graded else 'yes'!r}).click()")
         tab.wait("!!document.getElementById('revealed')")
+        assert "null" not in tab.js("document.getElementById('card').innerText")
         assert tab.js("!!document.getElementById('judge-said')")  # shown once answered
         if k == 0:
             shot(tab, "view-review-blind")
         tab.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter'}))")
     else:
         assert tab.js("!!document.getElementById('judge-said')")
+        assert "null" not in tab.js("document.getElementById('card').innerText")
         tab.js(f"document.getElementById('note').value = 'note {k}'")
         tab.js(f"document.getElementById({'level-high' if graded else 'agree'!r}).click()")
     return key
@@ -47,7 +49,6 @@ def test_two_annotators_a_note_and_a_blind_label_are_stored_shown_and_exported(r
         alice = browser.tab()
         alice.open(url + "#/review/k3.jsonl")
         alice.ready("/review/k3.jsonl")
-        shot(alice, "view-annotator", height=400)
         alice.js("document.getElementById('annotator').value = 'alice'")
         alice.js("document.getElementById('start').click()")
         alice.wait("document.getElementById('who').textContent === 'alice'")
