@@ -136,13 +136,13 @@ def test_graded_labels_between_people_use_quadratic_weights(tmp_path):
     first = [rng.randrange(4) for _ in range(40)]
     second = [min(3, max(0, g + rng.choice((-1, 0, 0, 1)))) for g in first]
     store = LabelStore(tmp_path)
-    for k, (a, b) in enumerate(zip(first, second)):
+    for k, (a, b) in enumerate(zip(first, second, strict=True)):
         store.save(verdict(k, kind="relevance"), a, annotator="a")
         store.save(verdict(k, kind="relevance"), b, annotator="b")
     (found,) = people_agreements(store, ["context-relevance"])
     assert found.graded and found.n == 40
     table = np.zeros((4, 4))
-    for a, b in zip(first, second):
+    for a, b in zip(first, second, strict=True):
         table[a, b] += 1
     assert found.kappa == pytest.approx(cohens_kappa(table, wt="quadratic").kappa, abs=1e-12)
     assert people_agreements(store, ["context-recall"]) == []
