@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from scorers import ConfigError, DatasetError, Scorer, ScoreResult, ScorerRun
-from scorers.lowlevel import integer
+from scorers._internal import integer
 
 from ._calibration import Calibration, Disagreement, agreement
 from ._files import Columns, read_rows

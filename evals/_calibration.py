@@ -12,7 +12,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from scorers import bootstrap, bootstrap_interval
-from scorers.lowlevel import write_atomically
+from scorers._internal import write_atomically
 
 
 class Disagreement(BaseModel):

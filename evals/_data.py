@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from scorers import DatasetError
-from scorers.lowlevel import paused_gc, warn_user
+from scorers._internal import paused_gc, warn_user
 from scorers.ragas import ROW_FIELDS, normalize_row
 
 from ._files import Columns, format_of, too_deep

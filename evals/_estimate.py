@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from scorers import ConfigError, Judge, ModelRequest, PromptStep, Scorer, ScriptedTransport
-from scorers.lowlevel import rule_answer
+from scorers._internal import rule_answer
 
 from ._data import load_dataset
 from ._options import scorer_map

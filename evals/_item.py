@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from scorers import ContextList, ItemId, ReferenceIds, ReferenceTexts, RetrievedIds, Text
-from scorers.lowlevel import ONE_RETRIEVAL
+from scorers._internal import ONE_RETRIEVAL
 
 
 class EvalItem(BaseModel):

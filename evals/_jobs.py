@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorers import Job, JudgeCall, JudgeSetupError, Scored, ScorerRun
-from scorers.lowlevel import exception_text
+from scorers._internal import exception_text
 
 from ._data import EvalItem
 from ._results import ItemError, ItemResult, TargetResult

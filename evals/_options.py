@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorers import ConfigError, Scorer
-from scorers.lowlevel import finite, integer, positive
+from scorers._internal import finite, integer, positive
 
 from ._progress import progress_mode
 from ._shards import parse_shard

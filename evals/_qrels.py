@@ -26,7 +26,7 @@ from scorers import (
     retrieved_chunks,
     score_many,
 )
-from scorers.lowlevel import integer
+from scorers._internal import integer
 
 from ._data import EvalItem, load_dataset
 from ._progress import Progress

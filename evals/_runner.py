@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from scorers import JudgeSetupError, LiteLLMTransport, Scorer, score_many
-from scorers.lowlevel import warn_user
+from scorers._internal import warn_user
 
 from ._finish import Finish, ItemFailedError, ItemHook
 from ._jobs import make_jobs

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from scorers import ConfigError
-from scorers.lowlevel import write_atomically
+from scorers._internal import write_atomically
 
 from ._results import ItemResult, RunHeader
 

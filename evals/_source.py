@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from scorers.lowlevel import paused_gc
+from scorers._internal import paused_gc
 
 from ._data import EvalItem, item_stream, load_dataset, raise_problems
 from ._results._header import DataSource

@@ -17,7 +17,7 @@ from scorers import (
     is_agent_shaped,
     read_result,
 )
-from scorers.lowlevel import ONE_RETRIEVAL
+from scorers._internal import ONE_RETRIEVAL
 
 from ._results import TargetResult
 

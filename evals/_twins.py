@@ -15,7 +15,7 @@ import inspect
 from collections.abc import Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
-from scorers.lowlevel import run_sync
+from scorers._internal import run_sync
 
 P = ParamSpec("P")
 T = TypeVar("T")

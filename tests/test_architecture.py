@@ -1,7 +1,7 @@
 """The rules of the code's shape (ARCHITECTURE.md): small modules and functions, no import
 cycle (lazy and TYPE_CHECKING imports included), `evals` built on public `scorers` only
-(the package, `scorers.lowlevel`, `scorers.ragas`), and production code that never imports
-`evals.testing`."""
+(the package, `scorers.lowlevel`, `scorers.ragas`) and the shared `scorers._internal`, and
+production code that never imports `evals.testing`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import ast
 import re
 from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("scorers", "evals")
@@ -153,8 +155,29 @@ def test_scorers_never_imports_evals() -> None:
     assert not {m: ts for m, ts in leaks.items() if m.startswith("scorers") and ts}
 
 
-def test_evals_imports_no_private_scorers_module() -> None:
-    assert not bridge_names()
+def test_evals_imports_no_private_scorers_module_but_the_shared_one() -> None:
+    """`evals` takes from `scorers` its public names and `scorers._internal` (the helpers
+    both packages share, as pydantic's share ``_internal``), nothing else private."""
+    names = bridge_names()
+    assert names and {n for n in names if not n.startswith("scorers._internal.")} == set()
+
+
+def test_lowlevel_is_the_engine_seam_and_its_old_names_warn() -> None:
+    import warnings
+
+    import scorers._internal
+    import scorers.lowlevel
+
+    assert len(scorers.lowlevel.__all__) <= 14
+    assert set(scorers.lowlevel.__all__) <= set(scorers._internal.__all__)
+    for old in ("MEASURES", "run_sync", "write_atomically", "registry"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            found = getattr(scorers.lowlevel, old)
+        assert caught and caught[0].category is DeprecationWarning
+        assert found is getattr(scorers._internal, "TREC_MEASURES" if old == "MEASURES" else old)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        scorers.lowlevel.nothing  # noqa: B018
 
 
 def test_every_lowlevel_name_is_documented() -> None:

@@ -16,8 +16,8 @@ import re
 from typing import Any
 
 from evals.testing import FakeRequest, FakeResponse
+from scorers._internal import rule_answer
 from scorers._prebuilt._rule_judge import relevance_judgement
-from scorers.lowlevel import rule_answer
 
 MASTRA_ANALYZE = "Analyze the relevance of the provided context for answering the user's query"
 MASTRA_REASON = "Explain the context relevance score"

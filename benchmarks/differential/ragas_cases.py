@@ -12,8 +12,8 @@ import json
 import random
 
 from evals.testing import FakeRequest, FakeResponse
+from scorers._internal import rule_answer
 from scorers._prebuilt._rule_judge import _sentences, supports
-from scorers.lowlevel import rule_answer
 
 RAGAS_RECALL = "Given a context, and an answer, analyze each sentence in the answer"
 RAGAS_PRECISION = "Given question, answer and context verify if the context was useful"

@@ -19,8 +19,8 @@ from typing import Any
 
 from evals.testing import FakeRequest, FakeResponse
 from scorers._fences import block
+from scorers._internal import rule_answer
 from scorers._prebuilt._rule_judge import entity_list, relevance_rating
-from scorers.lowlevel import rule_answer
 
 NV_FIRST = "You are a world class expert designed to evaluate the relevance score of a Context"
 NV_SECOND = "As a specially designed expert to assess the relevance score of a given Context"

@@ -18,7 +18,7 @@ from scorers import (
     ToolCall,
     final_text,
 )
-from scorers.lowlevel import run_sync
+from scorers._internal import run_sync
 
 from ._attached import AttachedScorers, OnScore, attachments
 from ._store import ScoreStore

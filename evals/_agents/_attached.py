@@ -13,7 +13,7 @@ from typing import Any, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scorers import ConfigError, Scorer, ScorerRun, framework_answer
-from scorers.lowlevel import Job, Scored, current_span
+from scorers._internal import Job, Scored, current_span
 
 from .._options import scorer_map
 from ._live import LiveScoring

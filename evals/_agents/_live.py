@@ -31,7 +31,7 @@ import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from scorers import Scorer
-from scorers.lowlevel import Job, Scored, on_scorekit_loop, run_soon, score_many
+from scorers._internal import Job, Scored, on_scorekit_loop, run_soon, score_many
 
 LIVE_JOBS = 64
 """Answers scored at once on one event loop; later ones wait in the stream (each
@@ -184,7 +184,7 @@ def _exit_wait(live: LiveScoring) -> None:
 
 
 def _wait_at_exit() -> None:
-    from scorers.lowlevel import run_sync
+    from scorers._internal import run_sync
 
     deadline = time.monotonic() + EXIT_WAIT_S
     for live in list(_AT_EXIT):

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from scorers import ConfigError, Scorer
-from scorers.lowlevel import run_sync
+from scorers._internal import run_sync
 
 from ._attached import AttachedScorers, OnScore, attachments
 from ._store import ScoreStore

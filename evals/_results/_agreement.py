@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from scorers import ConfigError
-from scorers.lowlevel import finite, warn_user
+from scorers._internal import finite, warn_user
 
 from .._calibration import agreement
 from .._graded import graded_agreement

@@ -141,7 +141,7 @@ def header_of(
         release = version("scorekit")
     except PackageNotFoundError:  # pragma: no cover - run from a bare checkout
         release = ""
-    from scorers.lowlevel import scorer_overrides
+    from scorers._internal import scorer_overrides
 
     return RunHeader(
         overrides={sid: found for sid, found in scorer_overrides().items() if sid in scorers},

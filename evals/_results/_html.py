@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from scorers.lowlevel import json_fallback
+from scorers._internal import json_fallback
 
 from ._comparison import RunComparison, compare_items, comparison_html
 from ._gate import gates, item_status

@@ -19,7 +19,7 @@ from typing import BinaryIO
 from pydantic import ValidationError
 
 from scorers import ConfigError
-from scorers.lowlevel import json_fallback
+from scorers._internal import json_fallback
 
 from ._compact import compact, expand, header_fingerprints, header_scales, shrink
 from ._free_details import model_free_line, shrink_free

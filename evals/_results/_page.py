@@ -7,7 +7,7 @@ import html
 import os
 from pathlib import Path
 
-from scorers.lowlevel import write_atomically
+from scorers._internal import write_atomically
 
 _ASSETS = Path(__file__).parent / "report"
 _MARK = "<meta name='generator' content='scorekit'>"

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scorers import ConfigError
-from scorers.lowlevel import integer
+from scorers._internal import integer
 
 from .._graded import LEVELS
 from .._labels import JudgeVerdict, LabelStore, label_store

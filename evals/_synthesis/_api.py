@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from scorers import BudgetExceededError, ConfigError, Judge
-from scorers.lowlevel import integer
+from scorers._internal import integer
 
 from .._twins import sync_twin
 from ._corpus import MAX_CHARS, read_corpus

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from scorers import ConfigError, Judge, ModelRequest, ScriptedTransport
-from scorers.lowlevel import rule_answer
+from scorers._internal import rule_answer
 
 from .._twins import sync_twin
 from ._api import Corpus, _judge, _options, run_synthesis

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from scorers.lowlevel import write_atomically
+from scorers._internal import write_atomically
 
 GATES = {
     "unreadable": "the judge's answer could not be read, even after a repair round",

@@ -359,7 +359,7 @@ class ViewApp:
     def write_data_set(self, body: dict[str, Any]) -> dict[str, Any]:
         """Write a set's accepted rows (with their edits) beside it as
         ``<name>.reviewed.jsonl``; only a file this viewer wrote is ever replaced."""
-        from scorers.lowlevel import write_atomically
+        from scorers._internal import write_atomically
 
         entry = self._entry({"path": [str(body.get("data_set", ""))]}, "data_set")
         source = self.index.path(entry)

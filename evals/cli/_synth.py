@@ -58,7 +58,7 @@ def add(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorers.lowlevel import write_atomically
+    from scorers._internal import write_atomically
 
     from .._synthesis import estimate_synthesis, read_corpus, synthesize
 

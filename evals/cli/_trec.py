@@ -8,7 +8,7 @@ import sys
 from typing import Any, Literal
 
 from scorers import ConfigError, DatasetError
-from scorers.lowlevel import trec_names
+from scorers._internal import trec_names
 
 from ._common import (
     add_resampling_options,

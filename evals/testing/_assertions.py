@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorers import Scorer, ScoreResult, ScorerRun
-from scorers.lowlevel import run_sync
+from scorers._internal import run_sync
 
 from ._collector import COLLECTOR, Recorded
 

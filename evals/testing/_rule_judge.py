@@ -3,7 +3,7 @@ prompts by rule (`scorers._prebuilt._rule_judge`) for exact expected scores."""
 
 from __future__ import annotations
 
-from scorers.lowlevel import rule_answer, supports
+from scorers._internal import rule_answer, supports
 
 from ._exchange import FakeRequest, FakeResponse
 

@@ -9,7 +9,8 @@ import pytest
 
 from evals.cli import main
 from scorers import ConfigError, create_ranking_scorer, evaluate_ranking
-from scorers.lowlevel import MEASURES, Measure, register_measure, trec_names
+from scorers.lowlevel import TREC_MEASURES as MEASURES
+from scorers.lowlevel import Measure, register_measure, trec_names
 
 QRELS = {"q1": {"d1": 1, "d2": 1, "d3": 0}, "q2": {"d4": 2}}
 RUN = {"q1": {"d3": 3.0, "d1": 2.0, "d9": 1.0}, "q2": {"d4": 1.0}}

@@ -19,7 +19,7 @@ from scorers import (
     scorer_by_id,
     scorer_ids,
 )
-from scorers.lowlevel import registry, rule_answer
+from scorers._internal import registry, rule_answer
 
 
 class Tone(BaseModel):
