@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from scorers import DatasetError
+from scorers._internal import Registry
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -98,8 +99,11 @@ class FileFormat:
     columns: Callable[[Path], list[str]] | None = None
 
 
-FORMATS: dict[str, FileFormat] = {}
-"""Every format scorekit reads rows from, by suffix (`register_format` adds one)."""
+FORMATS: Registry[FileFormat] = Registry(
+    "formats", "file format", lambda f: f"{f.suffix} files ({f.read.__module__}.{f.read.__name__})"
+)
+"""Every format scorekit reads rows from, by suffix (`register_format` adds one; the
+modules of ``scorekit.formats`` entry points register theirs on first use)."""
 
 
 def register_format(
@@ -123,7 +127,9 @@ def register_format(
 
     if not isinstance(suffix, str) or not suffix.startswith(".") or len(suffix) < 2:
         raise ConfigError(f"a format's suffix starts with a dot, as '.tsv'; got {suffix!r}")
-    FORMATS[suffix.lower()] = FileFormat(suffix.lower(), read, columns)
+    origin = getattr(read, "__module__", None)
+    FORMATS.add(suffix.lower(), FileFormat(suffix.lower(), read, columns), replace=True,
+                origin=None if origin is None or origin.startswith("evals") else origin)  # fmt: skip
 
 
 def format_of(path: Path, what: str) -> FileFormat:
@@ -137,7 +143,7 @@ def format_of(path: Path, what: str) -> FileFormat:
         raise DatasetError(f"{what} {path} does not exist")
     if path.is_dir():
         raise DatasetError(f"{what} {path} is a directory; give a {suffixes()} file")
-    found = FORMATS.get(path.suffix.lower())
+    found = FORMATS.load().get(path.suffix.lower())
     if found is None:
         raise DatasetError(f"{path}: unsupported {what} type {path.suffix!r}; use {suffixes()}")
     return found
@@ -145,7 +151,7 @@ def format_of(path: Path, what: str) -> FileFormat:
 
 def suffixes() -> str:
     """The known suffixes, as a sentence: ``.jsonl, .json, .csv or .parquet``."""
-    names = list(FORMATS)
+    names = list(FORMATS.load())
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 

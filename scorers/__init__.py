@@ -199,3 +199,7 @@ __all__ = [
     "tool_results_extractor",
     "write_qrels",
 ]
+
+from ._registries import READY as _READY
+
+_READY.set()  # scorekit's own entries are in: plugins may load

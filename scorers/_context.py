@@ -12,6 +12,7 @@ from ._chunks import Chunk, to_chunks
 from ._errors import ConfigError, UnreadableOutputError
 from ._messages import as_history, is_agent_shaped, tool_chunks
 from ._reading import describe, read_result, retrieved_chunks
+from ._registries import Registry
 from ._steps import NotScorable, not_scorable
 from ._types import ScorerRun
 
@@ -23,7 +24,7 @@ NO_RETRIEVED_TEXT = (
 ContextExtractor = Callable[[Any, Any], Any]
 """``fn(input, output) -> list[str | Chunk | dict]``, sync or async."""
 
-_registry: dict[str, ContextExtractor] = {}
+_registry: Registry[ContextExtractor] = Registry("context_extractors", "context extractor")
 
 
 @overload
@@ -68,8 +69,7 @@ def register_context_extractor(
                 f"a context extractor named {name!r} is already registered; "
                 "pass overwrite=True to replace it"
             )
-        _registry[name] = func
-        return func
+        return _registry.add(name, func, replace=True)
 
     return register if fn is None else register(fn)
 
@@ -81,7 +81,7 @@ def get_context_extractor(name: str) -> ContextExtractor:
         ConfigError: If no extractor has that name (the message lists the known ones).
     """
     try:
-        return _registry[name]
+        return _registry.load()[name]
     except KeyError:
         known = ", ".join(sorted(_registry)) or "none"
         raise ConfigError(
@@ -91,8 +91,9 @@ def get_context_extractor(name: str) -> ContextExtractor:
 
 
 def list_context_extractors() -> list[str]:
-    """Names of all registered extractors."""
-    return sorted(_registry)
+    """Names of all registered extractors (scorekit's, and those of the modules the
+    ``scorekit.context_extractors`` entry points name)."""
+    return sorted(_registry.load())
 
 
 def tool_results_extractor(*tool_names: str) -> ContextExtractor:

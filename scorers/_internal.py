@@ -5,7 +5,8 @@ Checks of numeric options (`finite`, `integer`, `positive`), running and writing
 (`run_sync`, `run_soon`, `on_scorekit_loop`, `write_atomically`, `json_fallback`,
 `paused_gc`, `exception_text`, `warn_user`), the offline judge (`rule_answer`,
 `judge_contract`, `supports`), the scorer registry (`registry`, `Registered`,
-`scorer_overrides`), and the engine seam `scorers.lowlevel` makes public.
+`scorer_overrides`), the registries of every extension kind (`Registry`,
+`registries`), and the engine seam `scorers.lowlevel` makes public.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ._prebuilt._rule_judge import rule_answer, supports
 from ._ranking._measures import MEASURES as TREC_MEASURES
 from ._ranking._measures import Measure, register_measure, trec_names
 from ._reading import exception_text
+from ._registries import Described, Registry, registries
 from ._sync import on_scorekit_loop, run_soon, run_sync
 from ._telemetry import current_span
 from ._types import ONE_RETRIEVAL
@@ -39,12 +41,14 @@ from ._types import _json_fallback as json_fallback
 __all__ = [
     "ONE_RETRIEVAL",
     "TREC_MEASURES",
+    "Described",
     "FastPath",
     "Job",
     "Measure",
     "Memo",
     "Outcome",
     "Registered",
+    "Registry",
     "Scored",
     "current_span",
     "exception_text",
@@ -57,6 +61,7 @@ __all__ = [
     "positive",
     "register_fast_path",
     "register_measure",
+    "registries",
     "registry",
     "rule_answer",
     "run_soon",

@@ -281,7 +281,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(HTTPStatus.OK, kind, found.encode(), _REPORT_POLICY)
             else:
                 if isinstance(found, Encoded):
-                    data = found.encode()
+                    data = found.text.encode()
                 else:
                     data = json.dumps(
                         found, ensure_ascii=False, default=str, allow_nan=False

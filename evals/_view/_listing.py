@@ -50,6 +50,7 @@ class Listing:
 
     def __init__(self) -> None:
         self._records: list[dict[str, Any]] = []
+        self._runs: list[dict[str, Any]] = []
         self._json = "[]"
 
     def answer(self, found: dict[str, Any]) -> Encoded:
@@ -63,5 +64,6 @@ class Listing:
                 map(listed, records),
                 key=lambda r: ((r["header"] or {}).get("created") or "", r["path"]),
             )
-            self._records, self._json = records, _json(runs)
-        return Encoded('{"runs": ' + self._json + ", " + _json(found)[1:])
+            self._records, self._runs, self._json = records, runs, _json(runs)
+        text = '{"runs": ' + self._json + ", " + _json(found)[1:]
+        return Encoded({"runs": self._runs, **found}, text)

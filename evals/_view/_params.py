@@ -14,8 +14,12 @@ SHOWN_CHUNKS = 50
 """The most chunks of a claim's context the review page is sent."""
 
 
-class Encoded(str):
-    """An answer already in JSON (sent as it is)."""
+class Encoded(dict):  # type: ignore[type-arg]
+    """An answer whose JSON is already made (``text``, sent as it is); read as a dict."""
+
+    def __init__(self, data: dict[str, Any], text: str):
+        super().__init__(data)
+        self.text = text
 
 
 class NotFound(Exception):

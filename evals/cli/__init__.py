@@ -1,5 +1,7 @@
 """The ``scorekit`` command line: one module per subcommand (``_run`` has ``run`` and
-``demo``), what they share in ``_common``, exit codes and printing in ``_output``.
+``demo``), found by `_commands` (no list), what they share in ``_common``, exit codes and
+printing in ``_output``. `register_command` and ``scorekit.commands`` entry points add
+others.
 
 Exit codes: 0 passed, 1 a threshold failed, 2 usage / configuration / data / judge
 setup error, 3 items errored, 4 a gate could not decide (nothing scored or compared),
@@ -19,19 +21,7 @@ from typing import NoReturn
 
 from scorers import JudgeAPIError, ScorekitError
 
-from . import (
-    _calibrate,
-    _compare,
-    _judge_qrels,
-    _merge,
-    _power,
-    _report,
-    _run,
-    _scorers,
-    _synth,
-    _trec,
-    _view,
-)
+from ._commands import commands, register_command
 from ._common import version
 from ._output import (
     EXIT_INTERRUPTED,
@@ -44,11 +34,6 @@ from ._spelling import for_cli
 
 # kept for callers of earlier versions
 EXIT_FAILED = EXIT_THRESHOLD
-
-_COMMANDS = (
-    _run, _scorers, _compare, _power, _trec, _calibrate, _merge, _report, _judge_qrels, _synth,
-    _view,
-)  # fmt: skip
 
 
 LITELLM_NOISE = r"(?s).*are using the `ReadOnly` qualifier|.*is using the `ReadOnly` qualifier"
@@ -92,9 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
         "130 interrupted",
     )
     parser.add_argument("--version", action="version", version=f"scorekit {version()}")
-    commands = parser.add_subparsers(dest="command", required=True)
-    for command in _COMMANDS:
-        command.add(commands)
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    for command in commands():
+        command.add(subparsers)
     return parser
 
 
@@ -157,4 +142,5 @@ __all__ = [
     "EXIT_USAGE",
     "build_parser",
     "main",
+    "register_command",
 ]

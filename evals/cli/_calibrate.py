@@ -14,6 +14,9 @@ from scorers import ConfigError, scorer_by_id
 from ._common import judge_from
 from ._output import EXIT_OK
 
+PLACE = 60
+"""Where the command stands in ``scorekit --help``."""
+
 
 def add(commands: Any) -> None:
     """Add the subcommand's parser to ``commands``."""

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from .._results._drop import DropGate
 
 
+PLACE = 30
+"""Where the command stands in ``scorekit --help``."""
+
+
 def add(commands: Any) -> None:
     """Add the subcommand's parser to ``commands``."""
     compare = commands.add_parser(

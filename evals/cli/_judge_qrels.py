@@ -12,6 +12,9 @@ from scorers import ConfigError
 from ._common import judge_from
 from ._output import EXIT_ITEM_ERRORS, EXIT_OK
 
+PLACE = 90
+"""Where the command stands in ``scorekit --help``."""
+
 
 def add(commands: Any) -> None:
     """Add the subcommand's parser to ``commands``."""

@@ -8,6 +8,9 @@ from typing import Any
 from .._results import format_table
 from ._output import EXIT_OK
 
+PLACE = 70
+"""Where the command stands in ``scorekit --help``."""
+
 
 def add(commands: Any) -> None:
     """Add the subcommand's parser to ``commands``."""

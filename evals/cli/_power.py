@@ -12,6 +12,9 @@ from scorers import MIN_PAIRED, ConfigError, detectable_change, items_needed
 
 from ._output import EXIT_OK
 
+PLACE = 40
+"""Where the command stands in ``scorekit --help``."""
+
 
 def add(commands: Any) -> None:
     """Add the subcommand's parser to ``commands``."""

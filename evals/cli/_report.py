@@ -10,6 +10,9 @@ from scorers import ConfigError
 
 from ._output import EXIT_OK
 
+PLACE = 80
+"""Where the command stands in ``scorekit --help``."""
+
 
 def add(commands: Any) -> None:
     """Add the subcommand's parser to ``commands``."""

@@ -19,6 +19,9 @@ from ._common import (
 )
 from ._output import EXIT_OK, print_run
 
+PLACE = 10
+"""Where the command stands in ``scorekit --help``."""
+
 
 def add(commands: Any) -> None:
     """Add the subcommand's parser to ``commands``."""

@@ -10,6 +10,9 @@ from scorers import list_context_extractors, scorer_ids
 from ._common import import_modules
 from ._output import EXIT_OK
 
+PLACE = 20
+"""Where the command stands in ``scorekit --help``."""
+
 
 def add(commands: Any) -> None:
     """Add the subcommand's parser to ``commands``."""

@@ -13,6 +13,9 @@ from scorers import ConfigError
 from ._common import judge_from
 from ._output import EXIT_OK
 
+PLACE = 100
+"""Where the command stands in ``scorekit --help``."""
+
 
 def add(commands: Any) -> None:
     """Add the subcommand's parser to ``commands``."""

@@ -16,6 +16,9 @@ from ._common import (
 )
 from ._output import EXIT_OK
 
+PLACE = 50
+"""Where the command stands in ``scorekit --help``."""
+
 
 def add(commands: Any) -> None:
     """Add the subcommand's parser to ``commands``."""

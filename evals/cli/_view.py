@@ -12,6 +12,9 @@ from typing import Any
 
 from scorers import ConfigError
 
+PLACE = 110
+"""Where the command stands in ``scorekit --help``."""
+
 
 def add(commands: Any) -> None:
     """Add the subcommand's parser to ``commands``."""

@@ -14,13 +14,14 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from .._registries import Registry
 from .._types import ScoreResult, ScorerRun
 from ._spec import FastPath, Memo, ScorerSpec
 
 FastPathFactory = Callable[[Any], "FastPath | None"]
 """``factory(options) -> plug-in``, or None when these options have no fast path."""
 
-_REGISTRY: dict[str, FastPathFactory] = {}
+_REGISTRY: Registry[FastPathFactory] = Registry("fast_paths", "fast path")
 
 S = TypeVar("S", bound=ScorerSpec)
 
@@ -29,15 +30,14 @@ def register_fast_path(scorer_id: str) -> Callable[[FastPathFactory], FastPathFa
     """Register the decorated ``factory(options)`` as the fast path of ``scorer_id``."""
 
     def register(factory: FastPathFactory) -> FastPathFactory:
-        _REGISTRY[scorer_id] = factory
-        return factory
+        return _REGISTRY.add(scorer_id, factory, replace=True)
 
     return register
 
 
 def registered_fast_paths() -> dict[str, FastPathFactory]:
     """Every registered fast-path factory by scorer id (for the contract test)."""
-    return dict(_REGISTRY)
+    return dict(_REGISTRY.load())
 
 
 def with_fast_path(scorer: S, options: Any, family: str | None = None) -> S:
@@ -45,7 +45,7 @@ def with_fast_path(scorer: S, options: Any, family: str | None = None) -> S:
     scorers whose id varies, e.g. ``"ranking"``), if one is and it takes ``options``;
     else ``scorer`` itself. Any builder method drops it again (a changed pipeline no
     longer matches the plug-in)."""
-    factory = _REGISTRY.get(family or scorer.id)
+    factory = _REGISTRY.load().get(family or scorer.id)
     plugin = None if factory is None else factory(options)
     if plugin is None:
         return scorer

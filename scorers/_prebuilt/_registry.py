@@ -16,17 +16,18 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+
+from .._registries import Registry
 
 F = TypeVar("F", bound=Callable[..., Any])
 Answer = Callable[[str], Any]
 """How the rule judge answers a contract: the task prompt → the answer as JSON values."""
 
 ENTRY_POINTS = "scorekit.scorers"
-"""The entry-point group of third-party scorer modules."""
+"""The entry-point group of third-party scorer modules (`Registry`'s ``scorekit.<kind>``)."""
 
 
 @dataclass(frozen=True)
@@ -67,11 +68,17 @@ class Registered:
         return f"{self.factory.__module__}.{self.factory.__qualname__}"
 
 
-_SCORERS: dict[str, Registered] = {}
+def _import_prebuilt() -> None:
+    """scorekit's own scorers: every module of this package (nothing lists them)."""
+    package = sys.modules[__package__]
+    for found in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{__package__}.{found.name}")
+
+
+_SCORERS: Registry[Registered] = Registry(
+    "scorers", "scorer", lambda entry: entry.description, own=_import_prebuilt
+)
 _ANSWERS: dict[str, Answer] = {}
-_DISCOVERED = threading.Event()
-_DISCOVERING = threading.RLock()
-_discovery_running = False  # in the thread holding _DISCOVERING
 
 
 def prebuilt(
@@ -114,7 +121,7 @@ def prebuilt(
             )
         if taken:
             entry = Registered(scorer_id, factory, needs_model, dict(answers or {}), ragas, taken)
-        _SCORERS[scorer_id] = entry
+        _SCORERS.add(scorer_id, entry, replace=True, origin=entry.origin)
         _ANSWERS.update(answers or {})
         return factory
 
@@ -158,48 +165,10 @@ def judge_contract(name: str, answer: Answer) -> None:
 
 def registry() -> dict[str, Registered]:
     """Every registered scorer by id (scorekit's modules and entry points read first)."""
-    _discover()
-    return dict(_SCORERS)
+    return dict(_SCORERS.load())
 
 
 def answer_for(name: str) -> Answer | None:
     """The rule judge's answer function for the contract ``name``, if any."""
-    _discover()
+    _SCORERS.load()
     return _ANSWERS.get(name)
-
-
-def _discover() -> None:
-    """Import the scorer modules once. Other threads wait for it; a module that reads
-    the registry while it is being imported (a plugin checking the ids taken) gets what
-    is registered so far instead of waiting on itself."""
-    global _discovery_running
-    if _DISCOVERED.is_set():
-        return
-    with _DISCOVERING:
-        if _DISCOVERED.is_set() or _discovery_running:
-            return
-        _discovery_running = True
-        try:
-            package = sys.modules[__package__]
-            for found in pkgutil.iter_modules(package.__path__):
-                importlib.import_module(f"{__package__}.{found.name}")
-            _third_party()
-            _DISCOVERED.set()
-        finally:
-            _discovery_running = False
-
-
-def _third_party() -> None:
-    """Import each module a ``scorekit.scorers`` entry point names; a broken one is
-    reported and skipped (the others still load)."""
-    from importlib.metadata import entry_points
-
-    for point in entry_points(group=ENTRY_POINTS):
-        try:
-            point.load()
-        except (Exception, SystemExit) as exc:  # a third party's failure must not stop ours
-            print(
-                f"scorekit: the scorer entry point {point.name!r} ({point.value}) failed to "
-                f"load: {type(exc).__name__}: {exc}",
-                file=sys.stderr,
-            )

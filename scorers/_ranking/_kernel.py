@@ -74,6 +74,7 @@ SCOREKIT_NAMES = (
 def metric_names() -> tuple[str, ...]:
     """Every name a metric may be given by: scorekit's, then each measure of the table
     (``_k``: a rank cutoff, ``_L``: a recall level)."""
+    MEASURES.load()
     trec = [
         f"{name}_{'L' if m.fraction else 'k'}" if m.cutoffs else name
         for name, m in MEASURES.items()
@@ -88,6 +89,7 @@ def parse_metric(name: str) -> Metric:
     Raises:
         ConfigError: For an unknown name or a cutoff below 1.
     """
+    MEASURES.load()
     if not isinstance(name, str):
         raise ConfigError(f"a metric name must be a string, got {type(name).__name__}")
     if name in _FIXED:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from .._errors import ConfigError
+from .._registries import Registry
 from ._experimental import values as experimental_values
 from ._judged import MIN_GEO_MEAN
 from ._judged import values as judged_values
@@ -63,8 +64,13 @@ class Measure:
     zero_without_ranking: bool = False
 
 
-MEASURES: dict[str, Measure] = {}
-"""Every measure by name, in the order trec_eval prints them (then registered ones)."""
+MEASURES: Registry[Measure] = Registry(
+    "measures",
+    "ranking measure",
+    lambda m: f"{m.name} ({m.mean}{', per item' if m.per_item else ''})",
+)
+"""Every measure by name, in the order trec_eval prints them (then registered ones: the
+modules of ``scorekit.measures`` entry points register theirs on first use)."""
 
 
 def register_measure(measure: Measure) -> Measure:
@@ -76,8 +82,9 @@ def register_measure(measure: Measure) -> Measure:
     """
     if not measure.name.replace("_", "").isalnum():
         raise ConfigError(f"a measure's name is letters, digits and '_'; got {measure.name!r}")
-    MEASURES[measure.name] = measure
-    return measure
+    module = getattr(measure.compute, "__module__", None) or "scorers"
+    origin = None if module.startswith("scorers") else module
+    return MEASURES.add(measure.name, measure, replace=True, origin=origin)
 
 
 def measure_of(kind: str) -> Measure:
@@ -86,7 +93,7 @@ def measure_of(kind: str) -> Measure:
     Raises:
         ConfigError: For a name the table does not hold.
     """
-    found = MEASURES.get(kind)
+    found = MEASURES.load().get(kind)
     if found is None or found.compute is None:
         raise ConfigError(f"unknown measure kind {kind!r}")
     return found
@@ -249,6 +256,7 @@ def trec_names(specs: list[str]) -> list[str]:
     measure, or a comma list of names. As trec_eval 10: a family's cutoffs print sorted,
     and the first parameters given for a measure win over later ones and over a set's
     defaults (``-m all_trec -m P.5`` prints ``P_5`` only)."""
+    MEASURES.load()
     sets = {"official", "all_trec", "set"}
     marked: dict[str, str | None] = {}
     others: list[str] = []
