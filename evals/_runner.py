@@ -66,53 +66,7 @@ async def arun_evals(
             stops the run and is raised as it is (with a note naming the item, on
             Python 3.11+); items already finished, that one included, stay written,
             and ``resume=True`` continues after them.
-        concurrency: Items in flight at once (an integer >= 1); each item's scorers run
-            concurrently.
-        model_concurrency: An extra cap on model requests in flight across the whole run
-            (an integer >= 1; default ``concurrency × number of scorers``). Each judge's own
-            ``max_concurrency`` and ``requests_per_minute`` still hold: the smaller limit
-            wins.
-        results_path: Stream one JSON line per finished item here.
-        resume: Keep the items already in ``results_path``. An item runs again from
-            scratch when its content changed since (same id, different fields) or it
-            failed outside its scorers (target error, timeout); a scorer is re-run on a
-            kept target output when it has no result for the item, failed, or had
-            another configuration (its `Scorer.fingerprint`: judge, options, scale,
-            prompt version). A line cut short by a crash is dropped; the last line per
-            id wins.
-        fail_fast: Stop at the first failed item with `ItemFailedError`.
-        item_timeout: Seconds allowed per item (target and scorers): finite and > 0;
-            None for no limit.
-        thresholds: Minimum mean per scorer id (finite numbers); sets ``passed``.
-        item_thresholds: Minimum score per scorer id for an item to pass (recorded in
-            the results file's header; reports and `EvalResult.item_status` mark the
-            items below it as failed). Without one, a scorer's ``thresholds`` entry is
-            its items' bar too.
-        min_scored: With thresholds: the share of items (0 to 1) each thresholded scorer
-            must have scored; skipped and errored items count against it.
-        store_prompts: Keep prompts and sent messages in ``results_path`` (each once);
-            False writes compact lines with what explains each score (verdicts, claims,
-            short reasons; chunks as references to the item's; raw responses only of
-            failed calls).
-        shard: ``(i, n)`` (or ``"i/n"``): run only the items whose id hashes to shard i
-            of n — a stable, content-independent split, so n processes or machines can
-            each run one shard into its own results file and `merge_results` combines
-            them.
-        max_cost: A cap in USD on this invocation's model calls: once the finished
-            calls' cost plus what calls in flight reserved (their prompt tokens and
-            ``max_tokens`` — 512 when unset — at the judge's price) would pass it, no
-            new call starts. A new item starts only when it and the rest of every
-            started item fit (the first runs alone to measure an item), so the run
-            stops with `BudgetExceededError` having finished what it started; finished items
-            stay in ``results_path``, and ``resume=True`` with a new cap continues.
-        progress: ``"auto"`` (default; None too): a bar on a terminal or in a notebook,
-            plain lines every 10 s on stderr for a longer run with no terminal (CI logs);
-            ``"bar"`` (True), ``"plain"``, ``"none"`` (False).
-        keep_items: Keep every item's result in memory (`EvalResult.items`). False, with
-            a ``results_path``: memory is bounded by the items in flight, not by the run
-            — a data file is validated first, then read again in chunks, results go to
-            the file only (`EvalResult.iter_items` reads them back), and the summary,
-            gates and errors are complete. For runs of hundreds of thousands of items.
+        {run_options}
 
     Returns:
         An `EvalResult`.
@@ -130,23 +84,8 @@ async def arun_evals(
     started, cpu_started = time.perf_counter(), time.process_time()
     import_cpu_before = LiteLLMTransport.import_state().cpu_s
     scorer_by_key = scorer_map(scorers)
-    opts = RunOptions.checked(
-        scorer_by_key,
-        concurrency=concurrency,
-        model_concurrency=model_concurrency,
-        results_path=results_path,
-        resume=resume,
-        fail_fast=fail_fast,
-        item_timeout=item_timeout,
-        thresholds=thresholds,
-        min_scored=min_scored,
-        item_thresholds=item_thresholds,
-        store_prompts=store_prompts,
-        shard=shard,
-        max_cost=max_cost,
-        progress=progress,
-        keep_items=keep_items,
-    )
+    given = locals()
+    opts = RunOptions.checked(scorer_by_key, **{name: given[name] for name in RunOptions.names()})
     call_target = target_caller(target)
     source = ItemSource(data, opts.shard, stream=not opts.keep_items)
     if call_target is not None:
@@ -242,6 +181,9 @@ def _eval_result(
         items_kept=opts.keep_items,
     )
 
+
+assert arun_evals.__doc__ is not None
+arun_evals.__doc__ = arun_evals.__doc__.replace("        {run_options}", RunOptions.args_doc())
 
 run_evals = sync_twin(
     arun_evals,

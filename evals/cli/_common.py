@@ -15,6 +15,7 @@ from typing import Any
 
 from scorers import ConfigError, Judge
 
+from .._options import RunOptions
 from .._results._gate import bounds
 
 
@@ -206,53 +207,12 @@ def add_agreement_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """``scorekit run``'s and ``demo``'s flags: the judge's, the run options' (from
+    `RunOptions`), ``--limit``, output, cache, client processes, agreement."""
     parser.add_argument("--model", help="judge model (litellm string); default $SCOREKIT_MODEL")
     parser.add_argument("--api-base", help="OpenAI-compatible base URL; default $SCOREKIT_API_BASE")
-    parser.add_argument("--concurrency", type=int, default=8, help="items in flight (default 8)")
-    parser.add_argument("--out", help="stream one JSON line per finished item to this file")
-    parser.add_argument("--resume", action="store_true", help="keep items already in --out")
-    parser.add_argument(
-        "--no-prompts",
-        action="store_true",
-        help="compact --out lines: no prompts, sent messages or raw responses of answered "
-        "calls, chunks referenced (what explains each score stays)",
-    )
-    parser.add_argument(
-        "--threshold",
-        action="append",
-        default=[],
-        metavar="ID=VALUE",
-        help="fail (exit 1) when a scorer's mean is below VALUE",
-    )
-    parser.add_argument(
-        "--item-threshold",
-        action="append",
-        default=[],
-        metavar="ID=VALUE",
-        help="mark each item passed/failed by its score (default: the --threshold)",
-    )
-    parser.add_argument(
-        "--min-scored",
-        type=float,
-        metavar="SHARE",
-        help="with --threshold: also fail unless each thresholded scorer scored this share "
-        "of items (0-1; skipped and errored items count against it)",
-    )
+    RunOptions.add_flags(parser)  # --concurrency, --out, --resume, --threshold...
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N items")
-    parser.add_argument(
-        "--max-cost",
-        type=float,
-        metavar="USD",
-        help="stop starting model calls once this run would spend more (finished items stay)",
-    )
-    parser.add_argument(
-        "--shard",
-        metavar="I/N",
-        help="only shard I of N (items split by a hash of their id), e.g. --shard 0/4",
-    )
-    parser.add_argument(
-        "--item-timeout", type=float, metavar="SECONDS", help="time allowed per item"
-    )
     add_output_options(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not use the judge cache")
     parser.add_argument(

@@ -8,6 +8,7 @@ from typing import Any
 
 from scorers import ConfigError, DatasetError, Judge, scorer_by_id
 
+from .._options import RunOptions
 from ._common import (
     add_run_options,
     check_run_flags,
@@ -15,7 +16,6 @@ from ._common import (
     judge_from,
     load_target,
     scorer_options,
-    thresholds,
 )
 from ._output import EXIT_OK, print_run
 
@@ -122,19 +122,7 @@ def run(args: argparse.Namespace) -> int:
     options = scorer_options(getattr(args, "option", []))
     judge = judge_from(args, options.pop("judge", {}))
     try:
-        common: dict[str, Any] = {
-            "concurrency": args.concurrency,
-            "results_path": args.out,
-            "resume": args.resume,
-            "thresholds": thresholds(args.threshold),
-            "item_thresholds": thresholds(args.item_threshold, "--item-threshold"),
-            "min_scored": args.min_scored,
-            "item_timeout": args.item_timeout,
-            "store_prompts": not args.no_prompts,
-            "shard": args.shard,
-            "max_cost": args.max_cost,
-            "progress": "none" if args.no_progress else args.progress,
-        }
+        common: dict[str, Any] = RunOptions.from_flags(args)
         if args.command == "demo":
             from .. import quickstart
 

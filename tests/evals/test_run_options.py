@@ -45,3 +45,36 @@ def test_good_numbers_run():
         progress=False,
     )
     assert result.passed is True and result.scores == {"id-context-recall": 1.0}
+
+
+def test_run_options_are_declared_once_and_every_place_agrees():
+    """`RunOptions` declares each option; `arun_evals`' signature (and its sync twin's),
+    its docstring, ``scorekit run``'s flags and docs/runs.md's table must all hold every
+    one of them — an option added in one place only fails here."""
+    import inspect
+    from dataclasses import fields
+    from pathlib import Path
+
+    from evals import arun_evals, run_evals
+    from evals._options import RunOptions
+    from evals.cli import build_parser
+
+    declared = {f.name: f.default for f in fields(RunOptions)}
+    for fn in (arun_evals, run_evals):
+        params = inspect.signature(fn).parameters
+        keyword = {n: p.default for n, p in params.items() if p.kind is p.KEYWORD_ONLY}
+        keyword.pop("on_item_complete")
+        assert keyword == declared, fn.__name__
+        assert all(f"    {name}: " in (fn.__doc__ or "") for name in declared) or fn is run_evals
+    run_parser = next(
+        a for a in build_parser()._actions if hasattr(a, "choices") and a.choices
+    ).choices["run"]
+    flags = {o for a in run_parser._actions for o in a.option_strings}
+    assert set(RunOptions.flags().values()) <= flags
+    args = run_parser.parse_args(["d.jsonl", "--scorer", "mrr", "--threshold", "mrr=0.5",
+                                  "--no-prompts", "--shard", "0/2", "--no-progress"])  # fmt: skip
+    given = RunOptions.from_flags(args)
+    assert given["thresholds"] == {"mrr": 0.5} and given["store_prompts"] is False
+    assert given["shard"] == "0/2" and given["progress"] == "none"
+    docs = (Path(__file__).parents[2] / "docs" / "runs.md").read_text()
+    assert RunOptions.table() in docs, "regenerate docs/runs.md's table from RunOptions.table()"
