@@ -36,22 +36,22 @@ _EXPORTS: dict[str, str] = {
     "mean_ci": "._results",
     "EvalResult": "._results",
     "ItemError": "._results",
-    "IgnoredColumnsWarning": "._runner",
-    "ItemFailedError": "._runner",
+    "IgnoredColumnsWarning": "._run._runner",
+    "ItemFailedError": "._run._runner",
     "ItemResult": "._results",
-    "TargetOutput": "._targets",
+    "TargetOutput": "._run._targets",
     "TargetResult": "._results",
-    "arun_evals": "._runner",
+    "arun_evals": "._run._runner",
     "compare_runs": "._results",
     "read_results": "._results",
     "ResultList": "._results",
     "RunView": "._results",
-    "run_evals": "._runner",
+    "run_evals": "._run._runner",
     "JudgedQrels": "._qrels",
     "ajudge_qrels": "._qrels",
     "judge_qrels": "._qrels",
     "ErrorRecord": "._results",
-    "merge_results": "._shards",
+    "merge_results": "._run._shards",
     "RunEstimate": "._estimate",
     "estimate_run": "._estimate",
     "aestimate_run": "._estimate",
@@ -136,8 +136,9 @@ if TYPE_CHECKING:
     )
     from ._results._people import PeopleAgreement, people_agreements
     from ._results._verdicts import sample_verdicts
-    from ._runner import IgnoredColumnsWarning, ItemFailedError, arun_evals, run_evals
-    from ._shards import merge_results
+    from ._run._runner import IgnoredColumnsWarning, ItemFailedError, arun_evals, run_evals
+    from ._run._shards import merge_results
+    from ._run._targets import TargetOutput
     from ._synthesis import (
         SYNTHESIS_GATES,
         DroppedCandidate,
@@ -151,7 +152,6 @@ if TYPE_CHECKING:
         read_corpus,
         synthesize,
     )
-    from ._targets import TargetOutput
     from ._view import ViewServer
 
 

@@ -21,7 +21,7 @@ from scorers import ConfigError, Judge, ModelRequest, PromptStep, Scorer, Script
 from scorers._internal import rule_answer
 
 from ._data import load_dataset
-from ._options import scorer_map
+from ._keyed import scorer_map
 from ._twins import sync_twin
 
 
@@ -121,7 +121,7 @@ async def aestimate_run(
         completion tokens (estimated), cost at the judge's price; the wall time at the
         configured concurrency and the judges' limits.
     """
-    from ._runner import arun_evals
+    from ._run._runner import arun_evals
 
     items = load_dataset(data)
     originals = scorer_map(scorers)

@@ -29,7 +29,7 @@ from scorers import (
 from scorers._internal import integer
 
 from ._data import EvalItem, load_dataset
-from ._progress import Progress
+from ._run._progress import Progress
 from ._twins import sync_twin
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from scorers import ConfigError, Scorer
 
 from ._results import EvalResult
-from ._shards import merge_results
+from ._run._shards import merge_results
 
 
 def _run_shard(
@@ -31,7 +31,7 @@ def _run_shard(
     path: str,
     kwargs: dict[str, Any],
 ) -> dict[str, Any]:
-    from ._runner import run_evals
+    from ._run._runner import run_evals
 
     result = run_evals(
         data,

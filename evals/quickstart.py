@@ -32,8 +32,8 @@ from scorers import (
 
 from ._data import EvalItem, load_dataset
 from ._results import EvalResult
-from ._runner import run_evals
-from ._targets import TargetOutput
+from ._run._runner import run_evals
+from ._run._targets import TargetOutput
 
 _STOP = frozenset(
     "a an the of in on at to for by with and or is are was were be it its this that as from "

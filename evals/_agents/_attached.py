@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from scorers import ConfigError, Scorer, ScorerRun, framework_answer
 from scorers._internal import Job, Scored, current_span
 
-from .._options import scorer_map
+from .._keyed import scorer_map
 from ._live import LiveScoring
 from ._store import InMemoryScoreStore, ScoreRecord, ScoreStore
 

@@ -29,7 +29,7 @@ from scorers import (
     score_many,
 )
 
-from .._progress import Progress, waiting_for_litellm
+from .._run._progress import Progress, waiting_for_litellm
 from ._corpus import copies
 from ._gates import LexicalRanks, Questions, states_answer
 from ._journal import Journal

@@ -15,8 +15,8 @@ from typing import Any
 
 from scorers import ConfigError, Judge
 
-from .._options import RunOptions
 from .._results._gate import bounds
+from .._run._options import RunOptions
 
 
 def version() -> str:

@@ -22,7 +22,7 @@ def add(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .._results import summarize
-    from .._shards import merge_results
+    from .._run._shards import merge_results
 
     items = merge_results(args.out, *args.inputs)
     scorer_ids = list(dict.fromkeys(sid for item in items for sid in item.scorer_results))

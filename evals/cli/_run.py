@@ -8,7 +8,7 @@ from typing import Any
 
 from scorers import ConfigError, DatasetError, Judge, scorer_by_id
 
-from .._options import RunOptions
+from .._run._options import RunOptions
 from ._common import (
     add_run_options,
     check_run_flags,
@@ -91,7 +91,7 @@ def _chosen(args: argparse.Namespace, judge: Judge | None, options: dict[str, di
 
 def _estimate(args: argparse.Namespace, items: list, chosen: list, target: Any) -> int:
     from .._estimate import estimate_run
-    from .._shards import parse_shard, select_shard
+    from .._run._shards import parse_shard, select_shard
 
     if target is not None:
         raise ConfigError("--estimate scores the items' own output/context: drop --target")
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
             )
 
         from .._data import load_dataset
-        from .._runner import run_evals
+        from .._run._runner import run_evals
 
         import_modules(args.imports)
         target = load_target(args.target)  # first: it may register context extractors

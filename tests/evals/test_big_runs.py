@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import evals._source
+import evals._run._source
 from evals import read_results, run_evals, summarize
 from evals._results._previous import PreviousItems
 from scorers import (
@@ -64,7 +64,7 @@ def write(path: Path, data: list[dict]) -> Path:
 
 @pytest.fixture
 def small_chunks(monkeypatch):
-    monkeypatch.setattr(evals._source, "CHUNK", 7)  # many chunks from a small file
+    monkeypatch.setattr(evals._run._source, "CHUNK", 7)  # many chunks from a small file
 
 
 def test_a_run_that_keeps_no_item_has_the_same_summary(tmp_path, small_chunks):

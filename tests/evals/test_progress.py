@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from evals._progress import Progress, progress_mode
+from evals._run._progress import Progress, progress_mode
 from scorers import ConfigError
 
 

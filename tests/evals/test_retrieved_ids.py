@@ -168,7 +168,7 @@ def test_a_target_giving_both_is_the_items_error():
 def test_the_rest_of_a_dict_with_ids_is_read_as_any_dict_is():
     """Before: the ids made the dict a TargetOutput, which has no 'answer': the answer
     was dropped without a word (output None)."""
-    from evals._targets import as_target_result
+    from evals._run._targets import as_target_result
 
     for rest in ({"answer": "x"}, {"output": "x"}, {"output": "x", "trace": 1}, {}):
         with_ids = as_target_result({**rest, "retrieved_context_ids": ["b", "a"]})

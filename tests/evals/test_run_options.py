@@ -56,7 +56,7 @@ def test_run_options_are_declared_once_and_every_place_agrees():
     from pathlib import Path
 
     from evals import arun_evals, run_evals
-    from evals._options import RunOptions
+    from evals._run._options import RunOptions
     from evals.cli import build_parser
 
     declared = {f.name: f.default for f in fields(RunOptions)}

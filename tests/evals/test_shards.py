@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evals import merge_results, read_results, run_evals, summarize
-from evals._shards import shard_of
+from evals._run._shards import shard_of
 from evals.cli import main
 from evals.testing import FakeLLMServer
 from scorers import ConfigError, create_context_recall_scorer, create_id_context_recall_scorer

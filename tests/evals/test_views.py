@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from evals import compare_runs, read_results, run_evals
-from evals._progress import Progress
+from evals._run._progress import Progress
 from evals.testing import FakeLLMServer, aassert_score, assert_score
 from scorers import create_context_recall_scorer, create_id_context_recall_scorer, create_scorer
 
@@ -194,7 +194,7 @@ def test_to_pandas_without_pandas_says_how_to_install_it(monkeypatch):
 
 
 def test_a_notebook_gets_a_tqdm_bar_whose_rate_starts_after_the_first_item(monkeypatch):
-    import evals._progress as progress
+    import evals._run._progress as progress
 
     monkeypatch.setattr(progress, "in_notebook", lambda: True)
     bar = progress.Progress(3)

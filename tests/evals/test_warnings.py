@@ -11,7 +11,7 @@ import anyio
 import pytest
 
 from evals import arun_evals, run_evals
-from evals._runner import IgnoredColumnsWarning
+from evals._run._runner import IgnoredColumnsWarning
 from evals.cli import main
 from scorers import create_id_context_recall_scorer, load_qrels
 

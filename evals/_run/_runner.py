@@ -15,17 +15,18 @@ from typing import Any
 from scorers import JudgeSetupError, LiteLLMTransport, Scorer, score_many
 from scorers._internal import warn_user
 
+from .._keyed import scorer_map
+from .._results import EvalResult, ItemResult, RunSummary
+from .._results._gate import gates
+from .._results._header import RunHeader, header_of
+from .._twins import sync_twin
 from ._finish import Finish, ItemFailedError, ItemHook
 from ._jobs import make_jobs
-from ._options import RunOptions, scorer_map
+from ._options import RunOptions
 from ._progress import Progress, waiting_for_litellm
-from ._results import EvalResult, ItemResult, RunSummary
-from ._results._gate import gates
-from ._results._header import RunHeader, header_of
 from ._resume import open_results, resume_plans
 from ._source import ItemSource
 from ._targets import target_caller, target_identity
-from ._twins import sync_twin
 
 
 async def arun_evals(

@@ -11,7 +11,7 @@ from typing import Any
 from scorers import ConfigError
 from scorers._internal import write_atomically
 
-from ._results import ItemResult, RunHeader
+from .._results import ItemResult, RunHeader
 
 
 def parse_shard(shard: Any) -> tuple[int, int] | None:
@@ -67,9 +67,9 @@ def merge_results(out: str | os.PathLike[str], *paths: str | os.PathLike[str]) -
         ConfigError: For a missing or non-results input, an existing ``out``, or an id
             with conflicting fingerprints.
     """
-    from ._results import read_results
-    from ._results._jsonl import encode
-    from ._results._run_view import ResultList
+    from .._results import read_results
+    from .._results._jsonl import encode
+    from .._results._run_view import ResultList
 
     if not paths:
         raise ConfigError("merge_results needs at least one results file to merge")

@@ -19,7 +19,7 @@ from scorers import (
 )
 from scorers._internal import ONE_RETRIEVAL
 
-from ._results import TargetResult
+from .._results import TargetResult
 
 
 class TargetOutput(BaseModel):
@@ -98,7 +98,7 @@ def target_identity(target: Any) -> str:
     callable's class, ``Agent 'name'`` for an `Agent`, "" for none."""
     if target is None:
         return ""
-    from ._agents._agent import Agent
+    from .._agents._agent import Agent
 
     if isinstance(target, Agent):
         return f"Agent {target.name!r}"
@@ -110,7 +110,7 @@ def target_caller(target: Any) -> Callable[[Any], Awaitable[Any]] | None:
     """An async ``input -> value`` for any kind of target."""
     if target is None:
         return None
-    from ._agents._agent import Agent
+    from .._agents._agent import Agent
 
     if isinstance(target, Agent):
 

@@ -14,8 +14,8 @@ from typing import Any
 from scorers import Job, JudgeCall, JudgeSetupError, Scored, ScorerRun
 from scorers._internal import exception_text
 
-from ._data import EvalItem
-from ._results import ItemError, ItemResult, TargetResult
+from .._data import EvalItem
+from .._results import ItemError, ItemResult, TargetResult
 from ._resume import ResumePlan
 from ._targets import as_target_result
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from scorers import ConfigError
 
-from ._data import EvalItem
+from .._data import EvalItem
+from .._results import ItemResult
+from .._results._header import RunHeader, stale_configurations
+from .._results._jsonl import ResultsFile
 from ._options import RunOptions
-from ._results import ItemResult
-from ._results._header import RunHeader, stale_configurations
-from ._results._jsonl import ResultsFile
 
 
 @dataclass(frozen=True)
