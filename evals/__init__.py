@@ -59,14 +59,14 @@ _EXPORTS: dict[str, str] = {
     "JudgeVerdict": "._labels",
     "Label": "._labels",
     "RowReview": "._labels",
-    "JudgeAgreement": "._results._agreement",
-    "AgreementGate": "._results._agreement",
-    "judge_agreements": "._results._agreement",
-    "agreement_gates": "._results._agreement",
-    "sample_verdicts": "._results._verdicts",
-    "MIN_LABELS": "._results._agreement",
-    "PeopleAgreement": "._results._people",
-    "people_agreements": "._results._people",
+    "JudgeAgreement": "._agreement._agreement",
+    "AgreementGate": "._agreement._agreement",
+    "judge_agreements": "._agreement._agreement",
+    "agreement_gates": "._agreement._agreement",
+    "sample_verdicts": "._agreement._verdicts",
+    "MIN_LABELS": "._agreement._agreement",
+    "PeopleAgreement": "._agreement._people",
+    "people_agreements": "._agreement._people",
     "ViewServer": "._view",
     "Calibration": "._calibration",
     "acalibrate": "._calibrate",
@@ -97,6 +97,15 @@ if TYPE_CHECKING:
     from ._agents._scored import ScoredAgent, scored
     from ._agents._store import InMemoryScoreStore, ScoreRecord, ScoreStore, SqliteScoreStore
     from ._agents._tools import Tool
+    from ._agreement._agreement import (
+        MIN_LABELS,
+        AgreementGate,
+        JudgeAgreement,
+        agreement_gates,
+        judge_agreements,
+    )
+    from ._agreement._people import PeopleAgreement, people_agreements
+    from ._agreement._verdicts import sample_verdicts
     from ._calibrate import acalibrate, calibrate
     from ._calibration import Calibration, calibration_table
     from ._data import EvalItem, load_dataset
@@ -127,15 +136,6 @@ if TYPE_CHECKING:
         read_results,
         summarize,
     )
-    from ._results._agreement import (
-        MIN_LABELS,
-        AgreementGate,
-        JudgeAgreement,
-        agreement_gates,
-        judge_agreements,
-    )
-    from ._results._people import PeopleAgreement, people_agreements
-    from ._results._verdicts import sample_verdicts
     from ._run._runner import IgnoredColumnsWarning, ItemFailedError, arun_evals, run_evals
     from ._run._shards import merge_results
     from ._run._targets import TargetOutput

@@ -102,7 +102,7 @@ class RunView:
         Returns:
             The path written.
         """
-        from ._agreement import shown_agreements
+        from .._agreement._agreement import shown_agreements
         from ._html import render_report
         from ._page import write_report
 

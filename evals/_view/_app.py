@@ -11,11 +11,11 @@ from typing import Any
 
 from scorers import ConfigError
 
+from .._agreement._agreement import agreement_of, agreements_for
+from .._agreement._people import people_agreements
+from .._agreement._verdicts import draw_verdicts, judged_scorers, run_verdicts, verdicts_of
 from .._labels import JudgeVerdict, LabelStore
-from .._results._agreement import agreement_of, agreements_for
 from .._results._header import RunHeader
-from .._results._people import people_agreements
-from .._results._verdicts import draw_verdicts, judged_scorers, run_verdicts, verdicts_of
 from ._datasets import accepted_rows, data_set_rows
 from ._index import Entry, RunIndex
 from ._listing import Listing

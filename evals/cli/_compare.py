@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
 def _judged(args: argparse.Namespace, candidates: list[str]) -> list[tuple[str, list, list]]:
     """Per candidate: its judge's agreement with people and the ``--min-agreement``
     gates."""
-    from .._results._agreement import agreement_gates, shown_agreements
+    from .._agreement._agreement import agreement_gates, shown_agreements
 
     found = []
     for path in candidates:

@@ -133,7 +133,7 @@ def print_run(
     """Print a finished run as a table (errors on stderr) or as JSON, with its slices by
     each metadata key in ``by`` and the judge's agreement with people (labels in
     ``labels``, gated by ``min_agreement``); the exit code."""
-    from .._results._agreement import agreement_gates, shown_agreements
+    from .._agreement._agreement import agreement_gates, shown_agreements
     from .._results._slices import slice_table, slices_json, slicings
 
     out = sys.stdout if out is None else out

@@ -34,8 +34,8 @@ def add(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from .._agreement._agreement import shown_agreements
     from .._results import read_results
-    from .._results._agreement import shown_agreements
     from .._results._html import render_report
     from .._results._page import write_report
 

@@ -22,8 +22,8 @@ from evals import (
     judge_agreements,
     read_results,
 )
-from evals._results._agreement import agreements_for
-from evals._results._verdicts import draw_verdicts, judged_scorers, verdicts_of
+from evals._agreement._agreement import agreements_for
+from evals._agreement._verdicts import draw_verdicts, judged_scorers, verdicts_of
 from evals.cli import main
 from evals.testing import FakeLLMServer
 from scorers import ConfigError, create_context_recall_scorer

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from evals import JudgeVerdict, LabelStore, calibrate, people_agreements
+from evals._agreement._agreement import agreement_of
 from evals._judged import SPLIT, Label, people_label
-from evals._results._agreement import agreement_of
 from scorers import ConfigError
 
 

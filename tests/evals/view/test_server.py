@@ -202,7 +202,7 @@ def test_label_verdicts_and_see_the_agreement(served, runs):
     # another run of the same judge and prompt counts the labelled questions it judged too,
     # against its own verdicts on them
     from evals import read_results
-    from evals._results._verdicts import run_verdicts
+    from evals._agreement._verdicts import run_verdicts
 
     k1 = read_results(runs / "k1.jsonl")
     own = run_verdicts(k1, k1.header)
