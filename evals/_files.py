@@ -107,21 +107,29 @@ modules of ``scorekit.formats`` entry points register theirs on first use)."""
 
 
 def register_format(
-    suffix: str, read: Reader, *, columns: Callable[[Path], list[str]] | None = None
+    suffix: str,
+    read: Reader,
+    *,
+    columns: Callable[[Path], list[str]] | None = None,
+    override: bool = False,
 ) -> None:
     """Read files ending in ``suffix`` with ``read`` wherever scorekit reads rows: data
     sets, corpora of passages and calibration rows.
 
     Args:
-        suffix: The ending, with its dot (``".tsv"``); an existing format is replaced.
+        suffix: The ending, with its dot (``".tsv"``); a format registered again from the
+            same place is replaced.
         read: ``read(path, columns)`` yields ``(where, row)`` pairs: ``where`` names the
             file and row for errors, ``row`` is a dict (or a `DatasetError` for a row that
             cannot be read).
         columns: For a flat format (text cells, as CSV's: unknown columns go to
             ``metadata``), a function reading its column names.
+        override: Replace one of scorekit's own formats (``.csv``...) on purpose;
+            without it that is refused.
 
     Raises:
-        ConfigError: For a suffix without a leading dot.
+        ConfigError: For a suffix without a leading dot, or one of scorekit's own
+            without ``override``.
     """
     from scorers import ConfigError
 
@@ -129,7 +137,8 @@ def register_format(
         raise ConfigError(f"a format's suffix starts with a dot, as '.tsv'; got {suffix!r}")
     origin = getattr(read, "__module__", None)
     FORMATS.add(suffix.lower(), FileFormat(suffix.lower(), read, columns), replace=True,
-                origin=None if origin is None or origin.startswith("evals") else origin)  # fmt: skip
+                override=override, origin=None if origin is None or origin.startswith("evals")
+                else origin)  # fmt: skip
 
 
 def format_of(path: Path, what: str) -> FileFormat:

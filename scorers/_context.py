@@ -69,7 +69,7 @@ def register_context_extractor(
                 f"a context extractor named {name!r} is already registered; "
                 "pass overwrite=True to replace it"
             )
-        return _registry.add(name, func, replace=True)
+        return _registry.add(name, func, replace=True, override=overwrite)
 
     return register if fn is None else register(fn)
 

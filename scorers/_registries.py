@@ -84,26 +84,42 @@ class Registry(Mapping[str, T], Generic[T]):
         self._running = False
         REGISTRIES[kind] = self
 
-    def add(self, name: str, entry: T, *, replace: bool = False, origin: str | None = None) -> T:
+    def add(
+        self,
+        name: str,
+        entry: T,
+        *,
+        replace: bool = False,
+        override: bool = False,
+        origin: str | None = None,
+    ) -> T:
         """Register ``entry`` under ``name``.
 
         Args:
             name: Its name.
             entry: The entry.
-            replace: Replace an entry of that name (else that is refused).
+            replace: Replace an entry of that name from the same origin, or another
+                plugin's (else that is refused).
+            override: Replace scorekit's own entry of that name: a plugin never does so
+                silently.
             origin: Where it comes from (default: the module that defined ``entry``).
 
         Raises:
-            ConfigError: When ``name`` is taken and ``replace`` is not set.
+            ConfigError: When ``name`` is taken and may not be replaced; the message says
+                by whom and how to replace it on purpose.
         """
+        origin = origin or _origin(entry)
         held = self._entries.get(name)
-        if held is not None and held is not entry and not replace:
-            raise ConfigError(
-                f"a {self.what} named {name!r} is already registered (by "
-                f"{self._origins[name]}); choose another name or replace it on purpose"
-            )
+        if held is not None and held is not entry:
+            builtin = self._origins[name] == "scorekit" and origin != "scorekit"
+            if (builtin and not override) or not (replace or override):
+                raise ConfigError(
+                    f"a {self.what} named {name!r} is already registered (by "
+                    f"{self._origins[name]}); choose another name, or pass override=True to "
+                    "replace it on purpose"
+                )
         self._entries[name] = entry
-        self._origins[name] = origin or _origin(entry)
+        self._origins[name] = origin
         return entry
 
     def remove(self, name: str) -> None:

@@ -26,11 +26,14 @@ _REGISTRY: Registry[FastPathFactory] = Registry("fast_paths", "fast path")
 S = TypeVar("S", bound=ScorerSpec)
 
 
-def register_fast_path(scorer_id: str) -> Callable[[FastPathFactory], FastPathFactory]:
-    """Register the decorated ``factory(options)`` as the fast path of ``scorer_id``."""
+def register_fast_path(
+    scorer_id: str, *, override: bool = False
+) -> Callable[[FastPathFactory], FastPathFactory]:
+    """Register the decorated ``factory(options)`` as the fast path of ``scorer_id``
+    (``override=True`` to replace scorekit's own plug-in of a built-in scorer)."""
 
     def register(factory: FastPathFactory) -> FastPathFactory:
-        return _REGISTRY.add(scorer_id, factory, replace=True)
+        return _REGISTRY.add(scorer_id, factory, replace=True, override=override)
 
     return register
 

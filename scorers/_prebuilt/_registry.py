@@ -121,7 +121,7 @@ def prebuilt(
             )
         if taken:
             entry = Registered(scorer_id, factory, needs_model, dict(answers or {}), ragas, taken)
-        _SCORERS.add(scorer_id, entry, replace=True, origin=entry.origin)
+        _SCORERS.add(scorer_id, entry, override=True, origin=entry.origin)
         _ANSWERS.update(answers or {})
         return factory
 

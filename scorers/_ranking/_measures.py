@@ -73,18 +73,24 @@ MEASURES: Registry[Measure] = Registry(
 modules of ``scorekit.measures`` entry points register theirs on first use)."""
 
 
-def register_measure(measure: Measure) -> Measure:
+def register_measure(measure: Measure, *, override: bool = False) -> Measure:
     """Add ``measure`` to the table (after trec_eval's own; a name given again replaces
     the entry in its place).
 
+    Args:
+        measure: The measure.
+        override: Replace one of trec_eval's own measures (``map``...) on purpose;
+            without it that is refused.
+
     Raises:
-        ConfigError: For a name that is not a word (letters, digits, ``_``).
+        ConfigError: For a name that is not a word (letters, digits, ``_``), or one of
+            scorekit's own without ``override``.
     """
     if not measure.name.replace("_", "").isalnum():
         raise ConfigError(f"a measure's name is letters, digits and '_'; got {measure.name!r}")
     module = getattr(measure.compute, "__module__", None) or "scorers"
     origin = None if module.startswith("scorers") else module
-    return MEASURES.add(measure.name, measure, replace=True, origin=origin)
+    return MEASURES.add(measure.name, measure, replace=True, override=override, origin=origin)
 
 
 def measure_of(kind: str) -> Measure:

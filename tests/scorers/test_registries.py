@@ -217,3 +217,33 @@ def test_toys_of_an_installed_package_come_through_their_entry_points(tmp_path):
         found = scorekit("run", "set.toy", "--scorer", "context-recall", "--model", "x",
                          "--option", f"context-recall.context_extractor={name}", "--estimate")  # fmt: skip
         assert ("no context extractor named" not in found.stderr) is known, found.stderr
+
+
+def test_no_plugin_replaces_a_built_in_silently(toys):
+    """Taking the name of one of scorekit's own measures, formats, fast paths, context
+    extractors or commands is refused unless the plugin says ``override=True``."""
+    from evals import register_format
+    from scorers.lowlevel import TREC_MEASURES
+
+    def mine(*args):
+        return None
+
+    attempts = [
+        lambda **o: register_measure(Measure("map", mine), **o),
+        lambda **o: register_format(".csv", mine, **o),
+        lambda **o: register_fast_path("id-context-recall", **o)(mine),
+    ]
+    for attempt in attempts:
+        with pytest.raises(ConfigError, match="pass override=True to replace it on purpose"):
+            attempt()
+    with pytest.raises(ConfigError, match="already registered"):
+        register_context_extractor("auto", mine)
+    with pytest.raises(ConfigError, match="already registered"):
+        register_command("run", mine)
+    built_in = TREC_MEASURES["map"]
+    register_measure(Measure("map", mine), override=True)  # on purpose: allowed
+    try:
+        assert TREC_MEASURES["map"].compute is mine
+    finally:
+        register_measure(built_in, override=True)
+    assert TREC_MEASURES["map"] is built_in
