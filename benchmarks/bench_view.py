@@ -20,6 +20,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -54,15 +55,20 @@ def etag_of(server, path: str) -> str:
         return response.headers["ETag"]
 
 
-def page_load(url: str, where: str) -> float | None:
-    """Seconds from navigation to the viewer's page drawn, median of 5, in Chromium."""
+def chromium() -> Any:
+    """A headless Chromium (the tests' driver), or None where there is none."""
     try:
         from tests.evals.view._browser import BROWSER, Browser
     except ImportError:
         return None
-    if BROWSER is None:
+    return None if BROWSER is None else Browser()
+
+
+def page_load(url: str, where: str) -> float | None:
+    """Seconds from navigation to the viewer's page drawn, median of 5, in Chromium."""
+    browser = chromium()
+    if browser is None:
         return None
-    browser = Browser()
     try:
         tab = browser.tab()
         times = []
@@ -82,13 +88,9 @@ def filter_times(url: str, where: str) -> tuple[float, float] | None:
     """Seconds from a filter chosen on the run page (a score range, no typing delay) to
     its rows drawn in Chromium: the first one, as soon as the run is open on a fresh
     server (the run's light rows read), and the median of 5 after it."""
-    try:
-        from tests.evals.view._browser import BROWSER, Browser
-    except ImportError:
+    browser = chromium()
+    if browser is None:
         return None
-    if BROWSER is None:
-        return None
-    browser = Browser()
     try:
         tab = browser.tab()
         tab.open(url)

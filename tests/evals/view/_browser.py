@@ -3,14 +3,17 @@ them, wait for what they show."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -163,3 +166,15 @@ def shot(tab: Tab, name: str, height: int = 900) -> None:
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
         tab.screenshot(Path(folder) / f"{name}.png", height=height)
+
+
+@contextlib.contextmanager
+def viewing(folder: Path) -> Iterator[str]:
+    """``scorekit view FOLDER`` in its own process while the block runs; its address.
+    The process is killed after (as a crash would: nothing may depend on a clean exit)."""
+    proc, url = start_view(folder)
+    try:
+        yield url
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)

@@ -5,14 +5,13 @@ synthesized set reviewed from the keyboard."""
 from __future__ import annotations
 
 import json
-import signal
 from pathlib import Path
 
 import pytest
 
 import evals.quickstart as quickstart
 
-from ._browser import needs_browser, shot, start_view
+from ._browser import needs_browser, shot, viewing
 
 pytestmark = [pytest.mark.slow, needs_browser]
 
@@ -45,8 +44,7 @@ def choose(tab, control: str, value: str, event: str = "change") -> None:
 
 def test_runs_are_filtered_sorted_paged_and_the_choices_are_in_the_address(runs, browser):
     copies(runs, 160)
-    proc, url = start_view(runs)
-    try:
+    with viewing(runs) as url:
         tab = browser.tab()
         tab.open(url)
         tab.ready("/")
@@ -104,14 +102,10 @@ def test_runs_are_filtered_sorted_paged_and_the_choices_are_in_the_address(runs,
         assert again.js("document.getElementById('run-search').value") == "free"
         assert again.js("document.getElementById('run-sort').value") == "mean:mrr:asc"
         assert tab.errors == [] and again.errors == []
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
 
 
 def test_a_runs_items_filter_by_metadata_and_one_opens_inside_the_window(runs, browser):
-    proc, url = start_view(runs)
-    try:
+    with viewing(runs) as url:
         tab = browser.tab()
         tab.call("Emulation.setDeviceMetricsOverride", width=1280, height=900,
                  deviceScaleFactor=1, mobile=False)  # fmt: skip
@@ -135,16 +129,12 @@ def test_a_runs_items_filter_by_metadata_and_one_opens_inside_the_window(runs, b
         assert -1 <= top and bottom <= 900  # it opens where the person looks
         shot(tab, "view-run")
         assert tab.errors == []
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
 
 
 def test_compare_shows_the_items_that_moved_side_by_side_and_its_verdict_is_in_the_address(
     runs, browser
 ):
-    proc, url = start_view(runs)
-    try:
+    with viewing(runs) as url:
         tab = browser.tab()
         tab.open(url + "#/compare?path=k1.jsonl&path=k3.jsonl&max_drop=mrr%3D0.01")
         tab.ready("/compare")
@@ -175,14 +165,10 @@ def test_compare_shows_the_items_that_moved_side_by_side_and_its_verdict_is_in_t
         tab.wait(f"document.querySelectorAll('#moved tr.moved').length < {rows}")
         assert "slice=" in tab.js("location.hash")
         assert tab.errors == []
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
 
 
 def test_a_synthesized_set_shows_its_gold_passages_and_is_reviewed_from_the_keyboard(runs, browser):
-    proc, url = start_view(runs)
-    try:
+    with viewing(runs) as url:
         tab = browser.tab()
         tab.open(url + "#/data_set/synth%2Flabelled.jsonl")
         tab.ready("/data_set/synth/labelled.jsonl")
@@ -215,9 +201,6 @@ def test_a_synthesized_set_shows_its_gold_passages_and_is_reviewed_from_the_keyb
         )
         tab.wait("document.querySelectorAll('#rows tbody tr')[1].classList.contains('current')")
         assert tab.errors == []
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
     from evals import LabelStore
 
     reviews = LabelStore(runs).reviews("synth/labelled.jsonl")

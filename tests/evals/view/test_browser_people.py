@@ -5,7 +5,6 @@ other is shown beside the judge's."""
 from __future__ import annotations
 
 import json
-import signal
 import urllib.parse
 import urllib.request
 
@@ -13,7 +12,7 @@ import pytest
 
 from evals import LabelStore
 
-from ._browser import needs_browser, shot, start_view
+from ._browser import needs_browser, shot, viewing
 
 pytestmark = [pytest.mark.slow, needs_browser]
 
@@ -44,8 +43,7 @@ def label(tab, k: int, *, blind: bool) -> str:
 
 
 def test_two_annotators_a_note_and_a_blind_label_are_stored_shown_and_exported(runs, browser):
-    proc, url = start_view(runs)
-    try:
+    with viewing(runs) as url:
         alice = browser.tab()
         alice.open(url + "#/review/k3.jsonl")
         alice.ready("/review/k3.jsonl")
@@ -71,9 +69,6 @@ def test_two_annotators_a_note_and_a_blind_label_are_stored_shown_and_exported(r
         token = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)["token"][0]
         scorer = bob.js("document.querySelector('#agreement li').textContent.split(' ')[0]")
         assert alice.errors == [] and bob.errors == []
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
 
     stored = LabelStore(runs).labels()
     assert sorted(x.annotator for x in stored) == ["alice"] * 6 + ["bob"] * 6
@@ -81,15 +76,11 @@ def test_two_annotators_a_note_and_a_blind_label_are_stored_shown_and_exported(r
     assert all(x.blind for x in stored if x.annotator == "bob")
     assert not any(x.blind for x in stored if x.annotator == "alice")
 
-    proc, url = start_view(runs)
-    try:
+    with viewing(runs) as url:
         origin = url.split("/?")[0].split("#")[0].rstrip("/")
         token = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)["token"][0]
         with urllib.request.urlopen(f"{origin}/export?scorer={scorer}&token={token}") as r:
             rows = [json.loads(line) for line in r.read().decode().splitlines()]
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
     assert {r["annotator"] for r in rows} == {"alice", "bob"}
     assert all(r["note"].startswith("note ") for r in rows if r["annotator"] == "alice")
     assert all(r.get("blind") is True for r in rows if r["annotator"] == "bob")
