@@ -31,6 +31,7 @@ from ._prebuilt._registry import overrides as scorer_overrides
 from ._prebuilt._rule_judge import rule_answer, supports
 from ._ranking._measures import MEASURES as TREC_MEASURES
 from ._ranking._measures import Measure, register_measure, trec_names
+from ._ranking._ranked import Metric, RankedBatch
 from ._reading import exception_text
 from ._registries import Described, Registry, registries
 from ._sync import on_scorekit_loop, run_soon, run_sync
@@ -46,7 +47,9 @@ __all__ = [
     "Job",
     "Measure",
     "Memo",
+    "Metric",
     "Outcome",
+    "RankedBatch",
     "Registered",
     "Registry",
     "Scored",

@@ -13,10 +13,13 @@ Fast paths:
     contract test runs every registered plug-in against its scorer's steps.
 Ranking measures:
     `TREC_MEASURES` is trec_eval's measures as one table of `Measure` entries (how to
-    compute each for a batch of queries, default cutoffs, the mean's kind, print order,
-    per item or not, named sets); `register_measure` adds one, and `evaluate_ranking`,
-    `create_ranking_scorer` and ``scorekit trec -m`` see it; `trec_names` resolves ``-m``
-    arguments. (`scorers.MEASURES` is another table: the string-similarity measures.)
+    compute each for a batch of queries, default cutoffs, the mean's kind, the bounds of
+    one query's value, per item or not, named sets); `register_measure` adds one, and
+    `evaluate_ranking`, `create_ranking_scorer` and ``scorekit trec -m`` see it;
+    `trec_names` resolves ``-m`` arguments. A measure computes on the batch API:
+    `RankedBatch` (every query's ranked grades as CSR arrays, with ``relevant_in_top``,
+    ``per_query``, ``over_num_rel``, ``dcg``) and the parsed `Metric` (cutoff, level,
+    parameters). (`scorers.MEASURES` is another table: the string-similarity measures.)
 
 Names this module held before (the option checks, `run_sync`, `write_atomically`,
 `rule_answer`, `registry` and the rest) still import from here, with a
@@ -42,6 +45,7 @@ from ._engine import (
 )
 from ._ranking._measures import MEASURES as TREC_MEASURES
 from ._ranking._measures import Measure, register_measure, trec_names
+from ._ranking._ranked import Metric, RankedBatch
 from ._telemetry import current_span
 
 __all__ = [
@@ -50,7 +54,9 @@ __all__ = [
     "Job",
     "Measure",
     "Memo",
+    "Metric",
     "Outcome",
+    "RankedBatch",
     "Scored",
     "current_span",
     "register_fast_path",

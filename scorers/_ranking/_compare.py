@@ -47,14 +47,16 @@ class RankingComparison(BaseModel):
 
 
 def difference_bounds(metric: str) -> tuple[float, float] | None:
-    """The range a change of ``metric`` can have: ``(-1, 1)`` for a measure whose
-    per-query values lie in ``[0, 1]`` (its table entry's ``per_item``: precision, recall,
-    nDCG, AP, RR, bpref, ...), None for counts, gains and the log values of ``gm_map``."""
+    """The range a change of ``metric`` can have: ``±(high - low)`` for a measure whose
+    per-query values lie in ``[low, high]`` (its table entry's ``bounds``: ``(-1, 1)`` for
+    precision, recall, nDCG, AP, RR, bpref, ...), None for counts, gains and the log
+    values of ``gm_map``."""
     try:
         kind = parse_metric(metric).kind
     except ConfigError:
         return None
-    return (-1.0, 1.0) if MEASURES[kind].per_item else None
+    bounds = MEASURES[kind].bounds
+    return None if bounds is None else (bounds[0] - bounds[1], bounds[1] - bounds[0])
 
 
 def compare_rankings(

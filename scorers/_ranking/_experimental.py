@@ -14,26 +14,24 @@ lists every judged document whose gain is positive, largest gain first.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._errors import ConfigError
-from ._judged import MIN_GEO_MEAN
-from ._judged import values as judged_values
+from ._judged import MIN_GEO_MEAN, SET, bpref, interpolated_precision
+from ._ranked import Compute, Metric, RankedBatch, own
 
 if TYPE_CHECKING:
     import numpy as np
 else:
     from .._lazy import np
 
-RankedBatch = Any  # the kernel's batch (this module is imported by the kernel)
-
-GAIN_KINDS = frozenset({"ndcg", "dcg", "ideal_dcg", "G", "ndcg_rel", "Rndcg", "rbp"})
-NAMES = frozenset({"gm_bpref", "binG", "utility", "11pt_avg", "rbp_resid", *GAIN_KINDS} - {"ndcg"})
-"""The measures (without a cutoff) this module computes; ``ndcg`` only with gains."""
-WITH_PARAMS = NAMES | {"ndcg"}
-CUT_KINDS = ("relative_P", "unj")
+CUTOFFS = ("5", "10", "15", "20", "30", "100", "200", "500", "1000")
+MULTIPLES = ("0.2", "0.4", "0.6", "0.8", "1.0", "1.2", "1.4", "1.6", "1.8", "2.0")
 ELEVEN_LEVELS = tuple(i / 10 for i in range(11))
+GainWalk = Callable[["Gains", "np.ndarray", "np.ndarray", int], float]
+"""``walk(gains, ranked grades, judged grades, num_rel)``: one query's value."""
 
 
 def _numbers(metric: Any, count: int | None = None) -> list[float]:
@@ -120,75 +118,102 @@ class Gains:
         return ideal, float(rest[0]) if len(rest) else 0.0, float(gains[0]) if len(gains) else 0.0
 
 
-def values(batch: RankedBatch, metric: Any) -> np.ndarray:
-    """The value of a measure of this module for every query."""
-    kind = metric.kind
-    if kind in GAIN_KINDS:
-        return _per_query(batch, metric)
-    if kind == "Rprec_mult":
-        cut = (metric.level * batch.num_rel.astype(np.float64) + 0.9).astype(np.int64)
-        found = batch._relevant_in_top(np.maximum(cut, 1))
-        return np.where(cut > 0, found / np.maximum(cut, 1), 0.0)
-    if kind == "relative_P":
-        num_rel = batch.num_rel
-        below = np.minimum(metric.k, num_rel).astype(np.float64)
-        return np.where(num_rel > 0, batch._relevant_in_top(metric.k) / np.maximum(below, 1), 0.0)
-    if kind == "unj":
-        unjudged = batch.grades < 0
-        rank0 = batch.rank0
-        return batch._per_query(unjudged.astype(np.float64), rank0 < metric.k) / metric.k
-    if kind == "utility":
-        return _utility(batch, metric)
-    if kind == "gm_bpref":
-        return np.log(np.maximum(judged_values(batch, "bpref"), MIN_GEO_MEAN))
-    if kind == "binG":
-        relevant = batch.relevant
-        terms = 1.0 / np.log2(3.0 + batch.rank0[relevant] - batch.hits[relevant])
-        total = np.bincount(batch.query[relevant], weights=terms, minlength=batch.n_queries)
-        return batch._over_num_rel(total)
-    if kind == "11pt_avg":
-        levels = _numbers(metric) if metric.params else list(ELEVEN_LEVELS)
-        if not levels:
-            raise ConfigError(f"{metric.name}: give at least one recall level")
-        total = np.zeros(batch.n_queries)
-        for level in sorted(levels, reverse=True):  # trec_eval adds the highest first
-            total += judged_values(batch, "iprec_at_recall", level)
-        return total / len(levels)
-    if kind == "rbp_resid":
-        p = Gains.parse(metric).p
-        weight = _powers(int(np.diff(batch.offsets).max()) if batch.n_queries else 0, p)
-        unjudged = batch.grades < 0
-        total = batch._per_query(weight[batch.rank0], unjudged)
-        any_unjudged = np.bincount(batch.query[unjudged], minlength=batch.n_queries) > 0
-        depth = np.diff(batch.offsets)
-        return np.where(any_unjudged, weight[depth] + (1 - p) * total, 0.0)
-    raise AssertionError(kind)  # pragma: no cover
+@own("gm_bpref", mean="geometric", per_item=False, bounds=None)
+def log_bpref(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """The log of bpref (floored), for its geometric mean."""
+    return np.log(np.maximum(bpref(batch), MIN_GEO_MEAN))  # type: ignore[no-any-return]
 
 
-def _powers(length: int, p: float) -> np.ndarray:
-    """``p**i`` for i = 0..length, as repeated products (trec_eval's)."""
-    return np.concatenate(([1.0], np.cumprod(np.full(length, p))))
+@own("Rprec_mult", cutoffs=MULTIPLES, fraction=True)
+def rprec_mult(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Precision at ``level`` times R."""
+    assert metric.level is not None
+    cut = (metric.level * batch.num_rel.astype(np.float64) + 0.9).astype(np.int64)
+    found = batch.relevant_in_top(np.maximum(cut, 1))
+    return np.where(cut > 0, found / np.maximum(cut, 1), 0.0)
 
 
-def _utility(batch: RankedBatch, metric: Any) -> np.ndarray:
+@own("utility", params=True, per_item=False, bounds=None, sets=SET, zero_without_ranking=True)
+def utility(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """A linear utility of the four set counts, ``utility.a,b,c,d``."""
     a, b, c, d = _numbers(metric, 4) if metric.params else [1.0, -1.0, 0.0, 0.0]
-    rel_ret = batch._relevant_in_top(len(batch.grades) + 1)
+    rel_ret = batch.relevant_in_top(len(batch.grades) + 1)
     ret = np.diff(batch.offsets).astype(np.float64)
     rel = batch.num_rel.astype(np.float64)
     value = a * rel_ret + b * (ret - rel_ret) + c * (rel - rel_ret)
     return value + d * (batch.collection_size + rel_ret - ret - rel)  # type: ignore[no-any-return]
 
 
-def _per_query(batch: RankedBatch, metric: Any) -> np.ndarray:
-    gains = Gains.parse(metric)
-    measure = _GAIN_MEASURES[metric.kind]
-    out = np.zeros(batch.n_queries)
-    offsets, judged_offsets = batch.offsets, batch.judged_offsets
-    for q in range(batch.n_queries):
-        ranked = batch.grades[offsets[q] : offsets[q + 1]]
-        judged = batch.judged_grades[judged_offsets[q] : judged_offsets[q + 1]]
-        out[q] = measure(gains, ranked, judged, int(batch.num_rel[q]))
-    return out
+@own("11pt_avg", params=True)
+def eleven_point_average(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Interpolated precision averaged over recall levels (0, 0.1, ..., 1 unless given)."""
+    levels = _numbers(metric) if metric.params else list(ELEVEN_LEVELS)
+    if not levels:
+        raise ConfigError(f"{metric.name}: give at least one recall level")
+    total = np.zeros(batch.n_queries)
+    for level in sorted(levels, reverse=True):  # trec_eval adds the highest first
+        total += interpolated_precision(batch, level)
+    return total / len(levels)
+
+
+@own("binG")
+def bin_g(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Binary G: each relevant document discounted by the non-relevant ones above it."""
+    relevant = batch.relevant
+    terms = 1.0 / np.log2(3.0 + batch.rank0[relevant] - batch.hits[relevant])
+    total = np.bincount(batch.query[relevant], weights=terms, minlength=batch.n_queries)
+    return batch.over_num_rel(total)
+
+
+@own("relative_P", cutoffs=CUTOFFS)
+def relative_precision(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Precision at k over the best precision at k possible."""
+    assert metric.k is not None
+    num_rel = batch.num_rel
+    below = np.minimum(metric.k, num_rel).astype(np.float64)
+    return np.where(num_rel > 0, batch.relevant_in_top(metric.k) / np.maximum(below, 1), 0.0)
+
+
+@own("rbp_resid", params=True, exact_ties=True, zero_without_ranking=True)
+def rbp_residual(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """rbp's residual: the weight of unjudged and unranked positions."""
+    p = Gains.parse(metric).p
+    weight = _powers(int(np.diff(batch.offsets).max()) if batch.n_queries else 0, p)
+    unjudged = batch.grades < 0
+    total = batch.per_query(weight[batch.rank0], unjudged)
+    any_unjudged = np.bincount(batch.query[unjudged], minlength=batch.n_queries) > 0
+    depth = np.diff(batch.offsets)
+    return np.where(any_unjudged, weight[depth] + (1 - p) * total, 0.0)
+
+
+@own("unj", cutoffs=("5", "10", "20"), exact_ties=True, zero_without_ranking=True)
+def unjudged(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Unjudged documents among the top k, over k."""
+    assert metric.k is not None
+    return batch.per_query((batch.grades < 0).astype(np.float64), batch.rank0 < metric.k) / metric.k
+
+
+def walked(walk: GainWalk) -> Compute:
+    """A gain measure's compute: ``walk`` over each query's ranking and judgements."""
+
+    def compute(batch: RankedBatch, metric: Metric) -> np.ndarray:
+        gains = Gains.parse(metric)
+        out = np.zeros(batch.n_queries)
+        offsets, judged_offsets = batch.offsets, batch.judged_offsets
+        assert judged_offsets is not None and batch.judged_grades is not None
+        for q in range(batch.n_queries):
+            ranked = batch.grades[offsets[q] : offsets[q + 1]]
+            judged = batch.judged_grades[judged_offsets[q] : judged_offsets[q + 1]]
+            out[q] = walk(gains, ranked, judged, int(batch.num_rel[q]))
+        return out
+
+    compute.__doc__ = walk.__doc__
+    return compute
+
+
+def _powers(length: int, p: float) -> np.ndarray:
+    """``p**i`` for i = 0..length, as repeated products (trec_eval's)."""
+    return np.concatenate(([1.0], np.cumprod(np.full(length, p))))
 
 
 def _discounts(n: int) -> np.ndarray:
@@ -199,20 +224,28 @@ def _sequential_sum(values: np.ndarray) -> float:
     return float(np.cumsum(values)[-1]) if len(values) else 0.0
 
 
-def _dcg(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int, kind: str) -> float:
+def _ideal_dcg_walk(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -> float:
+    """The ideal ranking's DCG, gains set per level."""
     ideal, _, _ = gains.ideal(judged)
-    ideal_dcg = _sequential_sum(ideal / _discounts(len(ideal)))
-    if kind == "ideal_dcg":
-        return ideal_dcg
+    return _sequential_sum(ideal / _discounts(len(ideal)))
+
+
+def _dcg_walk(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -> float:
+    """DCG, gains set per level."""
     found = gains.of(ranked)
     keep = found != 0
-    dcg = _sequential_sum(found[keep] / _discounts(len(found))[keep])
-    if kind == "dcg":
-        return dcg
+    return _sequential_sum(found[keep] / _discounts(len(found))[keep])
+
+
+def _ndcg_walk(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -> float:
+    """nDCG, gains set per level."""
+    ideal_dcg = _ideal_dcg_walk(gains, ranked, judged, num_rel)
+    dcg = _dcg_walk(gains, ranked, judged, num_rel)
     return dcg / ideal_dcg if ideal_dcg > 0 else 0.0
 
 
 def _g(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -> float:
+    """G: gain over the cost of reaching it (trec_eval's experimental measure)."""
     ideal, _, _ = gains.ideal(judged)
     found = gains.of(ranked)
     cost = np.ones(len(found))
@@ -227,6 +260,7 @@ def _g(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -> fl
 
 
 def _ndcg_rel(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -> float:
+    """nDCG averaged at each relevant document retrieved."""
     ideal, _, _ = gains.ideal(judged)
     found = gains.of(ranked)
     n, r = len(found), len(ideal)
@@ -287,6 +321,7 @@ def _rndcg(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -
 
 
 def _rbp(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -> float:
+    """Rank-biased precision with persistence p."""
     table, _ = gains.table(judged)
     low, high = (float(table.min()), float(table.max())) if len(table) else (0.0, 0.0)
     found = gains.of(ranked, low, high) if low < 0 or high > 1 else gains.of(ranked)
@@ -295,12 +330,11 @@ def _rbp(gains: Gains, ranked: np.ndarray, judged: np.ndarray, num_rel: int) -> 
     return (1.0 - gains.p) * _sequential_sum(found[keep] * weight[keep])
 
 
-_GAIN_MEASURES = {
-    "ndcg": lambda g, ranked, judged, num_rel: _dcg(g, ranked, judged, num_rel, "ndcg"),
-    "dcg": lambda g, ranked, judged, num_rel: _dcg(g, ranked, judged, num_rel, "dcg"),
-    "ideal_dcg": lambda g, ranked, judged, num_rel: _dcg(g, ranked, judged, num_rel, "ideal_dcg"),
-    "G": _g,
-    "ndcg_rel": _ndcg_rel,
-    "Rndcg": _rndcg,
-    "rbp": _rbp,
-}
+ndcg_with_gains = walked(_ndcg_walk)
+_NOT_ITEM: dict[str, Any] = {"per_item": False, "bounds": None, "sets": frozenset()}
+own("G", params=True)(walked(_g))
+own("dcg", params=True, **_NOT_ITEM)(walked(_dcg_walk))
+own("ideal_dcg", params=True, **_NOT_ITEM)(walked(_ideal_dcg_walk))
+own("ndcg_rel", params=True)(walked(_ndcg_rel))
+own("Rndcg", params=True)(walked(_rndcg))
+own("rbp", params=True, exact_ties=True)(walked(_rbp))

@@ -1,5 +1,5 @@
 """trec_eval's measures beyond the rank cutoffs: counts, set measures, bpref, infAP,
-interpolated precision and gm_map, over a `RankedBatch`, all queries at once.
+interpolated precision, over a `RankedBatch`, all queries at once.
 
 A ranked document the qrels do not judge has the grade -1 in the batch (trec_eval's "not
 in the pool"), one with a negative qrels grade -2 ("in the pool, unjudged", what infAP
@@ -11,38 +11,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ._ranked import Metric, RankedBatch, own
+
 if TYPE_CHECKING:
     import numpy as np
 else:
     from .._lazy import np
 
-RankedBatch = Any  # the kernel's batch (this module is imported by the kernel)
-
 MIN_GEO_MEAN = 0.00001
 """trec_eval's floor of a query's value in a geometric mean."""
 INFAP_EPSILON = 0.00001
-
-COUNTS = frozenset({"num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"})
-"""Measures whose value over all queries is their sum, not their mean."""
-
-JUDGED_ONLY = frozenset({"bpref", "infAP", "num_nonrel_judged_ret"})
-"""Measures that tell judged non-relevant documents from unjudged ones."""
-
-IPREC_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-KINDS = frozenset(
-    {
-        *COUNTS,
-        "gm_map",
-        "bpref",
-        "infAP",
-        "iprec_at_recall",
-        "set_P",
-        "set_recall",
-        "set_relative_P",
-        "set_map",
-        "set_F",
-    }
-)
+LEVELS = ("0.0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1.0")
+OFFICIAL = frozenset({"official", "all_trec"})
+SET = frozenset({"set", "all_trec"})
+EVERY = frozenset({"official", "set", "all_trec"})
+COUNT: dict[str, Any] = {"mean": "sum", "per_item": False, "bounds": None}
 
 
 def _ratio(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
@@ -51,41 +34,72 @@ def _ratio(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
     return out
 
 
-def values(batch: RankedBatch, kind: str, level: float | None = None) -> np.ndarray:
-    """The value of one of `KINDS` (but ``gm_map``, the kernel's) for every query."""
-    num_ret = np.diff(batch.offsets).astype(np.float64)
-    num_rel = batch.num_rel.astype(np.float64)
-    rel_ret = batch._relevant_in_top(len(batch.grades) + 1)  # every ranked document
-    if kind == "num_ret":
-        return num_ret
-    if kind == "num_rel":
-        return num_rel
-    if kind == "num_rel_ret":
-        return rel_ret
-    if kind == "num_nonrel_judged_ret":
-        return batch._per_query(_judged_nonrel(batch).astype(np.float64))
-    if kind == "set_P":
-        return _ratio(rel_ret, num_ret)
-    if kind == "set_recall":
-        return _ratio(rel_ret, num_rel)
-    if kind == "set_relative_P":
-        return _ratio(rel_ret, np.minimum(num_ret, num_rel))
-    if kind == "set_map":
-        return _ratio(rel_ret * rel_ret, num_ret * num_rel)
-    if kind == "set_F":
-        precision, recall = _ratio(rel_ret, num_ret), _ratio(rel_ret, num_rel)
-        out = np.zeros(len(rel_ret))
-        both = rel_ret > 0
-        out[both] = 2.0 * precision[both] * recall[both] / (precision[both] + recall[both])
-        return out
-    if kind == "bpref":
-        return _bpref(batch)
-    if kind == "infAP":
-        return _inf_ap(batch)
-    if kind == "iprec_at_recall":
-        assert level is not None
-        return _iprec(batch, level)
-    raise AssertionError(kind)  # pragma: no cover
+def _retrieved(batch: RankedBatch) -> np.ndarray:
+    return np.diff(batch.offsets).astype(np.float64)
+
+
+def _relevant_retrieved(batch: RankedBatch) -> np.ndarray:
+    return batch.relevant_in_top(len(batch.grades) + 1)  # every ranked document
+
+
+@own("num_ret", sets=EVERY, zero_without_ranking=True, **COUNT)
+def num_ret(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Documents retrieved."""
+    return _retrieved(batch)
+
+
+@own("num_rel", sets=EVERY, **COUNT)
+def num_rel(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Relevant documents in the qrels."""
+    return batch.num_rel.astype(np.float64)
+
+
+@own("num_rel_ret", sets=EVERY, **COUNT)
+def num_rel_ret(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Relevant documents retrieved."""
+    return _relevant_retrieved(batch)
+
+
+@own("num_nonrel_judged_ret", judged_only=True, **COUNT)
+def num_nonrel_judged_ret(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Judged non-relevant documents retrieved."""
+    return batch.per_query(_judged_nonrel(batch).astype(np.float64))
+
+
+@own("set_P", sets=SET)
+def set_precision(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Relevant retrieved over retrieved."""
+    return _ratio(_relevant_retrieved(batch), _retrieved(batch))
+
+
+@own("set_recall", sets=SET)
+def set_recall(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Relevant retrieved over relevant."""
+    return _ratio(_relevant_retrieved(batch), batch.num_rel.astype(np.float64))
+
+
+@own("set_relative_P", sets=SET)
+def set_relative_precision(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Relevant retrieved over the smaller of retrieved and relevant."""
+    bottom = np.minimum(_retrieved(batch), batch.num_rel.astype(np.float64))
+    return _ratio(_relevant_retrieved(batch), bottom)
+
+
+@own("set_map", sets=SET)
+def set_map(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Set precision times set recall."""
+    rel_ret = _relevant_retrieved(batch)
+    return _ratio(rel_ret * rel_ret, _retrieved(batch) * batch.num_rel.astype(np.float64))
+
+
+@own("set_F", sets=SET)
+def set_f(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """The harmonic mean of set precision and set recall."""
+    precision, recall = set_precision(batch, metric), set_recall(batch, metric)
+    out = np.zeros(batch.n_queries)
+    both = _relevant_retrieved(batch) > 0
+    out[both] = 2.0 * precision[both] * recall[both] / (precision[both] + recall[both])
+    return out
 
 
 def _judged_nonrel(batch: RankedBatch) -> np.ndarray:
@@ -101,22 +115,27 @@ def _judged_before(batch: RankedBatch, mask: np.ndarray) -> np.ndarray:
     return running - mask - before_query[batch.query]
 
 
-def _bpref(batch: RankedBatch) -> np.ndarray:
+@own("bpref", judged_only=True, sets=OFFICIAL)
+def bpref(batch: RankedBatch, metric: Metric | None = None) -> np.ndarray:
+    """Binary preference: judged non-relevant documents above each relevant one."""
     nonrel = _judged_nonrel(batch)
     above = _judged_before(batch, nonrel)
     relevant = batch.relevant
     query = batch.query[relevant]
     num_rel = batch.num_rel[query]
+    assert batch.num_nonrel is not None
     bound = np.minimum(batch.num_nonrel[query], num_rel).astype(np.float64)
     seen = np.minimum(above[relevant], num_rel).astype(np.float64)
     terms = np.ones(len(query))
     some = above[relevant] > 0
     terms[some] = 1.0 - seen[some] / bound[some]
     total = np.bincount(query, weights=terms, minlength=batch.n_queries)
-    return batch._over_num_rel(total)
+    return batch.over_num_rel(total)
 
 
-def _inf_ap(batch: RankedBatch) -> np.ndarray:
+@own("infAP", judged_only=True)
+def inferred_ap(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Inferred average precision (pooled, sampled judgements)."""
     grades = batch.grades
     relevant = batch.relevant
     nonrel = _judged_before(batch, _judged_nonrel(batch))[relevant].astype(np.float64)
@@ -130,24 +149,31 @@ def _inf_ap(batch: RankedBatch) -> np.ndarray:
         (r + INFAP_EPSILON) / (r + n + 2 * INFAP_EPSILON)
     )
     total = np.bincount(batch.query[relevant], weights=terms, minlength=batch.n_queries)
-    return batch._over_num_rel(total)
+    return batch.over_num_rel(total)
 
 
 def _precision_at_relevant(batch: RankedBatch) -> tuple[np.ndarray, np.ndarray]:
     """The precision at each retrieved relevant document, query after query (with a
     trailing 0), and the CSR offsets of each query's run of them (cached)."""
-    if "iprec" not in batch._cache:
+    if "iprec" not in batch.memo:
         positions = np.flatnonzero(batch.relevant)
         precision = batch.hits[positions] / (batch.rank0[positions] + 1.0)
         counts = np.bincount(batch.query[positions], minlength=batch.n_queries)
         starts = np.zeros(batch.n_queries + 1, dtype=np.int64)
         np.cumsum(counts, out=starts[1:])
-        batch._cache["iprec"] = np.append(precision, 0.0)
-        batch._cache["iprec_starts"] = starts
-    return batch._cache["iprec"], batch._cache["iprec_starts"]
+        batch.memo["iprec"] = np.append(precision, 0.0)
+        batch.memo["iprec_starts"] = starts
+    return batch.memo["iprec"], batch.memo["iprec_starts"]
 
 
-def _iprec(batch: RankedBatch, level: float) -> np.ndarray:
+@own("iprec_at_recall", cutoffs=LEVELS, fraction=True, max_cutoff=1.0, sets=OFFICIAL)
+def iprec_at_recall(batch: RankedBatch, metric: Metric) -> np.ndarray:
+    """Interpolated precision at the recall level ``metric.level``."""
+    assert metric.level is not None
+    return interpolated_precision(batch, metric.level)
+
+
+def interpolated_precision(batch: RankedBatch, level: float) -> np.ndarray:
     """Interpolated precision at a recall level: the best precision at or below the
     rank where the ``round(level * num_rel)``-th relevant document is retrieved
     (trec_eval 10's cutoff, rounding half away from zero); 0 when fewer are retrieved.

@@ -18,7 +18,7 @@ RUN = {"q1": {"d3": 3.0, "d1": 2.0, "d9": 1.0}, "q2": {"d4": 1.0}}
 
 def relevant_in_top_two(batch, metric):
     """Relevant documents among the first two, over two (a toy precision at 2)."""
-    return batch._relevant_in_top(2) / 2.0
+    return batch.relevant_in_top(2) / 2.0
 
 
 @pytest.fixture

@@ -32,7 +32,7 @@ TOYS = textwrap.dedent(
 
     def hits_at_one(batch, metric):
         """Relevant documents at rank 1."""
-        return batch._relevant_in_top(1)
+        return batch.relevant_in_top(1)
 
 
     register_measure(Measure("toy_hits", hits_at_one))
@@ -112,7 +112,7 @@ def test_toys_registered_from_a_test_are_seen_where_their_kind_is_used(toys, tmp
     from scorers._engine._fast import has_fast_path
     from scorers.lowlevel import with_fast_path
 
-    register_measure(Measure("toy_hits", lambda batch, metric: batch._relevant_in_top(1)))
+    register_measure(Measure("toy_hits", lambda batch, metric: batch.relevant_in_top(1)))
     toys("measures", "toy_hits")
     assert trec_names(["toy_hits"]) == ["toy_hits"]
 
