@@ -14,6 +14,8 @@ from __future__ import annotations
 from ._atomic import write_atomically
 from ._caller import warn_user
 from ._checks import finite, integer, positive
+from ._declared import args_doc, declared
+from ._declared import names as declared_names
 from ._engine import (
     FastPath,
     Job,
@@ -53,7 +55,10 @@ __all__ = [
     "Registered",
     "Registry",
     "Scored",
+    "args_doc",
     "current_span",
+    "declared",
+    "declared_names",
     "exception_text",
     "finite",
     "integer",

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import textwrap
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from scorers import ConfigError, Scorer
-from scorers._internal import finite, integer, positive
+from scorers._internal import args_doc, declared, declared_names, finite, integer, positive
 
 from .._results._gate import bounds
 from ._progress import progress_mode
@@ -32,8 +31,7 @@ def option(
     table), its ``scorekit run`` flag (``argparse``: how argparse reads it, with the
     flag's ``help``; ``read(value, flag)``: the option's value from the flag's, when not
     the same)."""
-    meta = {"doc": doc, "flag": flag, "argparse": argparse, "read": read}
-    return field(default=default, metadata=meta)
+    return declared(default, doc, flag=flag, argparse=argparse, read=read)
 
 
 @dataclass(frozen=True)
@@ -189,16 +187,12 @@ class RunOptions:
     @classmethod
     def names(cls) -> tuple[str, ...]:
         """The options, in `arun_evals`' order."""
-        return tuple(f.name for f in fields(cls))
+        return declared_names(cls)
 
     @classmethod
     def args_doc(cls, indent: str = "        ") -> str:
         """The options as Google-style ``Args:`` lines (for `arun_evals`' docstring)."""
-        lines = []
-        for f in fields(cls):
-            text = textwrap.fill(f"{f.name}: {f.metadata['doc']}", 88 - len(indent))
-            lines.append(textwrap.indent(text, indent + "    ")[4:])
-        return "\n".join(lines)
+        return args_doc(cls, indent)
 
     @classmethod
     def flags(cls) -> dict[str, str]:

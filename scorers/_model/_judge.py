@@ -17,13 +17,6 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from .._checks import (
-    integer,
-    non_negative,
-    optional_integer,
-    optional_positive,
-    positive,
-)
 from .._errors import ConfigError, api_error
 from .._types import JudgeCall
 from ._cache import (
@@ -48,8 +41,8 @@ from ._redact import (
     without_secrets,
 )
 from ._retry import Attempts, RetryPolicy, count_tokens_unloaded, send_with_retries
+from ._settings import JudgeSettings
 from ._structured import (
-    STRUCTURED_OUTPUT_MODES,
     as_messages,
     ask_structured,
     json_schema,
@@ -64,41 +57,7 @@ class Judge:
 
     Args:
         model: A litellm model string, e.g. ``"openai/gpt-4o-mini"``.
-        api_base: Base URL of an OpenAI-compatible server (local models, proxies, tests).
-        api_key: API key; default is litellm's environment lookup. Never cached or logged,
-            and hidden from every error text.
-        temperature: Sampling temperature (0 for reproducible verdicts).
-        top_p: Nucleus sampling, if set.
-        max_tokens: Completion token cap, if set.
-        seed: Provider seed, if set.
-        timeout: Seconds allowed for one HTTP attempt.
-        max_retries: Retries after the first attempt for rate limits, timeouts, connection
-            errors and 5xx. Auth, permission, unknown-model and bad-request errors are
-            never retried.
-        retry_backoff: Base of the exponential backoff in seconds (doubled per retry, with
-            jitter).
-        max_retry_wait: Cap in seconds on any single wait, ``Retry-After`` included.
-        max_concurrency: Requests of this judge in flight at once, everywhere it is used
-            (scorer runs, ``run_many``, ``run_evals``, agents). Unset: 16, or inside
-            `evals.run_evals` the run's ``model_concurrency`` alone.
-        requests_per_minute: Cap on request starts per minute, everywhere.
-        tokens_per_minute: Cap on prompt + completion tokens per minute, everywhere (one
-            bucket across concurrent scorers): a request takes its prompt tokens (counted
-            by litellm's token counter before it is sent) and its completion tokens are
-            charged when it returns; a 429 that names a token limit drains the bucket for
-            the provider's Retry-After.
-        cache: True for the default on-disk cache, False for none, a path, or a
-            `JudgeCache`.
-        structured_output: ``"json_schema"`` (send the pydantic schema as
-            ``response_format``), ``"json_object"`` or ``"none"`` (prompt only) for
-            servers without schema support. The JSON shape is in the prompt either way.
-        client_processes: Run litellm in this many helper processes instead of this
-            one (0, the default: in process). litellm spends ~3-4 ms of CPU per call; at
-            high concurrency that, not the model, limits throughput. Retries, limits,
-            cache and validation stay here; request parameters must be JSON data.
-        transport: Where requests go (a `Transport`); default `LiteLLMTransport`, or the
-            helper processes of ``client_processes``. `ScriptedTransport` for unit tests.
-        litellm_kwargs: Any further provider parameters, passed to litellm unchecked.
+        {settings}
         **kwargs: litellm's own completion parameters (``presence_penalty``,
             ``reasoning_effort``, ``extra_body``, ``extra_headers``...). A name that is
             neither a parameter of Judge nor of litellm raises `ConfigError`.
@@ -106,6 +65,8 @@ class Judge:
     Raises:
         ConfigError: For invalid options or an unknown keyword (with the closest names).
     """
+
+    __doc__ = (__doc__ or "").replace("        {settings}", JudgeSettings.args_doc())
 
     def __init__(
         self,
@@ -136,46 +97,34 @@ class Judge:
                 "Judge(model=...) needs a litellm model string like 'openai/gpt-4o-mini'"
             )
         check_keywords(kwargs, Judge.__init__)
-        if structured_output not in STRUCTURED_OUTPUT_MODES:
-            raise ConfigError("structured_output must be 'json_schema', 'json_object' or 'none'")
-        temperature = non_negative("Judge(temperature=...)", temperature)
-        top_p = None if top_p is None else positive("Judge(top_p=...)", top_p, maximum=1.0)
-        max_tokens = optional_integer("Judge(max_tokens=...)", max_tokens)
-        seed = optional_integer("Judge(seed=...)", seed, minimum=-(2**63))
-        timeout = positive("Judge(timeout=...)", timeout)
-        max_retries = integer("Judge(max_retries=...)", max_retries, minimum=0)
-        retry_backoff = non_negative("Judge(retry_backoff=...)", retry_backoff)
-        max_retry_wait = non_negative("Judge(max_retry_wait=...)", max_retry_wait)
-        max_concurrency = optional_integer("Judge(max_concurrency=...)", max_concurrency)
-        requests_per_minute = optional_positive(
-            "Judge(requests_per_minute=...)", requests_per_minute
-        )
-        tokens_per_minute = optional_positive("Judge(tokens_per_minute=...)", tokens_per_minute)
-        client_processes = integer("Judge(client_processes=...)", client_processes, minimum=0)
+        given = locals()
+        settings = JudgeSettings.checked(**{name: given[name] for name in JudgeSettings.names()})
         self.model = model
-        self.api_base = api_base
-        self._api_key = api_key
-        self.temperature = temperature
-        self.top_p = top_p
-        self.max_tokens = max_tokens
-        self.seed = seed
-        self.timeout = timeout
-        self.max_retries = max_retries
-        self.retry_backoff = retry_backoff
-        self.max_retry_wait = max_retry_wait
-        self.max_concurrency = max_concurrency
-        self.requests_per_minute = requests_per_minute
-        self.structured_output = structured_output
-        self.client_processes = client_processes
-        self.litellm_kwargs: dict[str, Any] = {**kwargs, **(litellm_kwargs or {})}
-        self.transport: Transport = transport_for(transport, client_processes)
-        self._policy = RetryPolicy(max_retries, retry_backoff, max_retry_wait)
-        self.tokens_per_minute = tokens_per_minute
-        self._own_limits = Limits(max_concurrency, requests_per_minute, tokens_per_minute)
-        secrets = judge_secrets(api_key, self.litellm_kwargs, api_base)
+        self.api_base = settings.api_base
+        self._api_key = settings.api_key
+        self.temperature = settings.temperature
+        self.top_p = settings.top_p
+        self.max_tokens = settings.max_tokens
+        self.seed = settings.seed
+        self.timeout = settings.timeout
+        self.max_retries = settings.max_retries
+        self.retry_backoff = settings.retry_backoff
+        self.max_retry_wait = settings.max_retry_wait
+        self.max_concurrency = settings.max_concurrency
+        self.requests_per_minute = settings.requests_per_minute
+        self.tokens_per_minute = settings.tokens_per_minute
+        self.structured_output = settings.structured_output
+        self.client_processes = settings.client_processes
+        self.litellm_kwargs: dict[str, Any] = {**kwargs, **(settings.litellm_kwargs or {})}
+        self.transport: Transport = transport_for(settings.transport, self.client_processes)
+        self._policy = RetryPolicy(self.max_retries, self.retry_backoff, self.max_retry_wait)
+        self._own_limits = Limits(
+            self.max_concurrency, self.requests_per_minute, self.tokens_per_minute
+        )
+        secrets = judge_secrets(self._api_key, self.litellm_kwargs, self.api_base)
         self._redact = Redactor(secrets)
         register_secrets(secrets)
-        self.cache: JudgeCache | None = resolve_cache(cache)
+        self.cache: JudgeCache | None = resolve_cache(settings.cache)
         self._reached = False  # no request answered yet: a refused connection is setup
 
     def __repr__(self) -> str:
