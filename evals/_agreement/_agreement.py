@@ -30,7 +30,7 @@ from .._labels import LabelStore, label_store
 from ._verdicts import header_of_run, judged_scorers, run_items, run_verdicts
 
 if TYPE_CHECKING:
-    from .._results._header import RunHeader
+    from .._file._header import RunHeader
 
 MIN_LABELS = 10
 """Fewer labelled questions in common with the run than this and the agreement gate does

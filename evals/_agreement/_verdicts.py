@@ -16,8 +16,8 @@ from .._graded import LEVELS
 from .._labels import JudgeVerdict, LabelStore, label_store
 
 if TYPE_CHECKING:
-    from .._results._header import RunHeader
-    from .._results._items import ItemResult
+    from .._file._header import RunHeader
+    from .._file._items import ItemResult
 
 VERDICT_STEP = "verdicts"
 """The prompt step whose verdicts people label; its version keys the labels."""
@@ -38,7 +38,7 @@ def judged_scorers(header: RunHeader | None) -> dict[str, tuple[str, str]]:
 def header_of_run(run: Any) -> tuple[RunHeader | None, Path | None]:
     """A run's header and where its results file is: from a `RunHeader` (no file), a
     results file (its last header) or a run (its ``header`` and ``results_path``)."""
-    from .._results._header import RunHeader
+    from .._file._header import RunHeader
 
     if run is None or isinstance(run, RunHeader):
         return run, None
@@ -53,7 +53,7 @@ def header_of_run(run: Any) -> tuple[RunHeader | None, Path | None]:
 
 def last_header(path: Path) -> RunHeader | None:
     """The last header line of a results file (read as a stream; None without one)."""
-    from .._results._header import HEADER_PREFIX, parse_header
+    from .._file._header import HEADER_PREFIX, parse_header
 
     found = None
     with path.open("rb") as handle:
@@ -66,12 +66,12 @@ def last_header(path: Path) -> RunHeader | None:
 def run_items(run: Any) -> Iterable[ItemResult] | None:
     """A run's items, read as a stream: a results file's (in file order, the last line
     per id), a run's ``iter_items()``; None for a bare header (no items to read)."""
-    from .._results._header import RunHeader
+    from .._file._header import RunHeader
 
     if run is None or isinstance(run, RunHeader):
         return None
     if isinstance(run, (str, os.PathLike)):
-        from .._results._previous import PreviousItems
+        from .._file._previous import PreviousItems
 
         return PreviousItems(Path(run)).in_file_order()
     iter_items = getattr(run, "iter_items", None)

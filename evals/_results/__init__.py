@@ -15,15 +15,15 @@
 
 from scorers import mean_ci
 
-from ._comparison import RunComparison, ScorerDelta, compare_items
+from .._compare._comparison import RunComparison, ScorerDelta, compare_items
+from .._compare._many_runs import RunRow, RunsComparison
+from .._file._header import RunHeader, ScorerDefinition
+from .._file._items import ErrorRecord, ItemError, ItemResult, TargetResult, run_errors
+from .._stats._gate import Gate, gates, item_status
+from .._stats._summaries import CallTotals, RunSummary, ScorerSummary, format_table
+from .._stats._summarize import summarize
 from ._eval_result import EvalResult, compare_runs
-from ._gate import Gate, gates, item_status
-from ._header import RunHeader, ScorerDefinition
-from ._items import ErrorRecord, ItemError, ItemResult, TargetResult, run_errors
-from ._many_runs import RunRow, RunsComparison
 from ._run_view import ResultList, RunView, read_results
-from ._stats import CallTotals, RunSummary, ScorerSummary, format_table
-from ._summary import summarize
 
 __all__ = [
     "CallTotals",

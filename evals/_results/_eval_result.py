@@ -11,12 +11,12 @@ from pydantic import BaseModel, Field
 
 from scorers import ConfigError
 
-from ._comparison import RunComparison, compare_items
-from ._header import RunHeader, differences
-from ._items import ItemResult
-from ._many_runs import RunsComparison, compare_many
+from .._compare._comparison import RunComparison, compare_items
+from .._compare._many_runs import RunsComparison, compare_many
+from .._file._header import RunHeader, differences
+from .._file._items import ItemResult
+from .._stats._summaries import RunSummary
 from ._run_view import ResultList, RunView, read_results
-from ._stats import RunSummary
 
 
 class EvalResult(BaseModel, RunView):
@@ -57,7 +57,7 @@ class EvalResult(BaseModel, RunView):
         if self.items_kept or self.results_path is None:
             yield from self.items
             return
-        from ._previous import PreviousItems
+        from .._file._previous import PreviousItems
 
         yield from PreviousItems(Path(self.results_path)).in_file_order()
 
@@ -201,8 +201,8 @@ def _run_names(runs: Sequence[Run]) -> list[str]:
 
 def _header(run: EvalResult | str | os.PathLike[str], items: Sequence[ItemResult]) -> RunHeader:
     """A run's header; for a file written before headers, the scales its items recorded."""
-    from ._header import ScorerDefinition
-    from ._summary import recorded_scales
+    from .._file._header import ScorerDefinition
+    from .._stats._summarize import recorded_scales
 
     header = run.header if isinstance(run, EvalResult) else getattr(items, "header", None)
     if header is not None:

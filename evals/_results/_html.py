@@ -14,15 +14,15 @@ from typing import Any
 
 from scorers._internal import json_fallback
 
-from ._comparison import RunComparison, compare_items, comparison_html
-from ._gate import gates, item_status
-from ._header import RunHeader
-from ._items import ItemResult
-from ._page import PAGE_START, asset
-from ._slices import report_slices, slice_members, slices_html
-from ._stats import RunSummary, summary_html
-from ._summary import recorded_scales, summarize
-from ._views import display_text, output_of
+from .._compare._comparison import RunComparison, compare_items, comparison_html
+from .._file._header import RunHeader
+from .._file._items import ItemResult
+from .._pages._page import PAGE_START, asset
+from .._pages._views import display_text, output_of
+from .._stats._gate import gates, item_status
+from .._stats._slices import report_slices, slice_members, slices_html
+from .._stats._summaries import RunSummary, summary_html
+from .._stats._summarize import recorded_scales, summarize
 
 
 def _scores_data(

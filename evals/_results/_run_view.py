@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from scorers import ConfigError
 
-from ._gate import Gate, gates, item_status
-from ._items import ErrorRecord, ItemResult, run_errors
-from ._stats import RunSummary, format_table, summary_html
-from ._summary import summarize
-from ._views import to_pandas
+from .._file._items import ErrorRecord, ItemResult, run_errors
+from .._pages._views import to_pandas
+from .._stats._gate import Gate, gates, item_status
+from .._stats._summaries import RunSummary, format_table, summary_html
+from .._stats._summarize import summarize
 
 if TYPE_CHECKING:
-    from ._header import RunHeader
+    from .._file._header import RunHeader
 
 
 class RunView:
@@ -70,9 +70,9 @@ class RunView:
         """The run's summary per group of items sharing a ``metadata[key]`` value: per
         scorer mean, 95% CI and counts, the same numbers the summary gives for those
         items alone. One group per distinct JSON value, labelled as
-        `evals._results._slices.group_of` says (``"(missing)"`` for items without one);
+        `evals._stats._slices.group_of` says (``"(missing)"`` for items without one);
         numbers by value, then text, the missing last (``scorekit run --by KEY``)."""
-        from ._slices import summaries_by
+        from .._stats._slices import summaries_by
 
         return summaries_by(self.iter_items(), key, list(self.summary.scorers))
 
@@ -103,8 +103,8 @@ class RunView:
             The path written.
         """
         from .._agreement._agreement import shown_agreements
+        from .._pages._page import write_report
         from ._html import render_report
-        from ._page import write_report
 
         base: ResultList | None = None
         if isinstance(baseline, RunView):
@@ -231,8 +231,8 @@ def read_results(path: str | os.PathLike[str], *, mixed: bool = False) -> Result
         ConfigError: If the file does not exist, holds no result line (a data set, say)
             or mixes configurations of a scorer.
     """
-    from ._header import mixed_configurations
-    from ._jsonl import read_file
+    from .._file._header import mixed_configurations
+    from .._file._jsonl import read_file
 
     file = Path(path)
     if not file.exists():

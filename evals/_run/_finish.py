@@ -7,9 +7,9 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from scorers import Scored, ScorekitError, Scorer
 
+from .._file._jsonl import ResultsFile
 from .._results import CallTotals, ItemResult, RunSummary
-from .._results._jsonl import ResultsFile
-from .._results._summary import EVERYTHING, SummaryBuilder
+from .._stats._summarize import EVERYTHING, SummaryBuilder
 from ._jobs import Pending, item_result
 from ._options import RunOptions
 from ._progress import Progress

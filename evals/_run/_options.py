@@ -10,7 +10,7 @@ from typing import Any
 from scorers import ConfigError, Scorer
 from scorers._internal import args_doc, declared, declared_names, finite, integer, positive
 
-from .._results._gate import bounds
+from .._stats._gate import bounds
 from ._progress import progress_mode
 from ._shards import parse_shard
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from scorers import ConfigError
 
 from .._data import EvalItem
+from .._file._header import RunHeader, stale_configurations
+from .._file._jsonl import ResultsFile
 from .._results import ItemResult
-from .._results._header import RunHeader, stale_configurations
-from .._results._jsonl import ResultsFile
 from ._options import RunOptions
 
 

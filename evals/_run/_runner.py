@@ -15,10 +15,10 @@ from typing import Any
 from scorers import JudgeSetupError, LiteLLMTransport, Scorer, score_many
 from scorers._internal import warn_user
 
+from .._file._header import RunHeader, header_of
 from .._keyed import scorer_map
 from .._results import EvalResult, ItemResult, RunSummary
-from .._results._gate import gates
-from .._results._header import RunHeader, header_of
+from .._stats._gate import gates
 from .._twins import sync_twin
 from ._finish import Finish, ItemFailedError, ItemHook
 from ._jobs import make_jobs

@@ -67,8 +67,8 @@ def merge_results(out: str | os.PathLike[str], *paths: str | os.PathLike[str]) -
         ConfigError: For a missing or non-results input, an existing ``out``, or an id
             with conflicting fingerprints.
     """
+    from .._file._jsonl import encode
     from .._results import read_results
-    from .._results._jsonl import encode
     from .._results._run_view import ResultList
 
     if not paths:

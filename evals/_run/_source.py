@@ -18,7 +18,7 @@ from typing import Any
 from scorers._internal import paused_gc
 
 from .._data import EvalItem, item_stream, load_dataset, raise_problems
-from .._results._header import DataSource
+from .._file._header import DataSource
 from ._shards import select_shard, shard_of
 
 CHUNK = 4096

@@ -14,8 +14,8 @@ from scorers import ConfigError
 from .._agreement._agreement import agreement_of, agreements_for
 from .._agreement._people import people_agreements
 from .._agreement._verdicts import draw_verdicts, judged_scorers, run_verdicts, verdicts_of
+from .._file._header import RunHeader
 from .._labels import JudgeVerdict, LabelStore
-from .._results._header import RunHeader
 from ._datasets import accepted_rows, data_set_rows
 from ._index import Entry, RunIndex
 from ._listing import Listing
@@ -176,10 +176,10 @@ class ViewApp:
     def compare(self, params: dict[str, list[str]]) -> dict[str, Any]:
         """The chosen runs compared with the first (paired tests, detectable change and
         the ``max_drop`` gates)."""
+        from .._compare._comparison import comparison_html, drop_gates
+        from .._compare._drop import candidate_gates_html, gates_html
         from .._results import RunComparison, compare_runs
-        from .._results._comparison import comparison_html, drop_gates
-        from .._results._drop import candidate_gates_html, gates_html
-        from .._results._gate import bounds, gates_exit
+        from .._stats._gate import bounds, gates_exit
 
         names = params.get("path", [])
         if len(names) < 2:

@@ -28,10 +28,10 @@ from typing import Any
 
 from scorers import ConfigError
 
+from .._file._header import HEADER_PREFIX, RunHeader, parse_header
+from .._file._items import ItemResult
+from .._file._previous import PreviousItems, line_item
 from .._own_db import own_database
-from .._results._header import HEADER_PREFIX, RunHeader, parse_header
-from .._results._items import ItemResult
-from .._results._previous import PreviousItems, line_item
 from ._rows import light_line
 
 INDEX_FILE = ".scorekit-index.sqlite"
@@ -73,7 +73,7 @@ def read_run(path: Path, name: str) -> tuple[dict[str, Any], bytes, bytes, bytes
     """A results file's record (header, summary, items), its items' line offsets in file
     order, its headers' offsets, and its items' light lines (`_rows.light_line`, JSON;
     None when the items were not read one by one)."""
-    from .._results._summary import SummaryBuilder
+    from .._stats._summarize import SummaryBuilder
 
     previous = PreviousItems(path)
     header = previous.headers[-1] if previous.headers else None

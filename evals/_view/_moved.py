@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._results import ItemResult
-from .._results._slices import MISSING
+from .._stats._slices import MISSING
 from ._params import short
 from ._rows import Row
 

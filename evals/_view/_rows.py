@@ -9,8 +9,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._results._items import ItemResult
-from .._results._slices import group_label
+from .._file._items import ItemResult
+from .._stats._slices import group_label
 
 SORTS = ("file", "id", "status")
 """The orders besides ``score:<scorer id>``."""

@@ -15,8 +15,8 @@ from typing import Any
 
 from scorers import ConfigError, Judge
 
-from .._results._gate import bounds
 from .._run._options import RunOptions
+from .._stats._gate import bounds
 
 
 def version() -> str:
@@ -71,7 +71,7 @@ def judge_from(args: argparse.Namespace, options: dict[str, Any]) -> Judge | Non
 
 
 thresholds = bounds
-"""``--threshold`` / ``--item-threshold`` / ``--max-drop`` values (`_results._gate.bounds`)."""
+"""``--threshold`` / ``--item-threshold`` / ``--max-drop`` values (`_stats._gate.bounds`)."""
 
 
 def import_modules(names: list[str]) -> None:

@@ -20,7 +20,7 @@ from ._common import (
 from ._output import gates_exit, print_agreement
 
 if TYPE_CHECKING:
-    from .._results._drop import DropGate
+    from .._compare._drop import DropGate
 
 
 PLACE = 30
@@ -55,8 +55,8 @@ def add(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from .._compare._comparison import drop_gates
     from .._results import compare_runs
-    from .._results._comparison import drop_gates
 
     for flag, path in (("baseline", args.baseline), *(("candidate", c) for c in args.candidate)):
         if not Path(path).is_file():
@@ -167,8 +167,8 @@ def _check_limits(limits: dict[str, float], known: list[str]) -> None:
 
 def _many(args: argparse.Namespace, limits: dict[str, float]) -> int:
     """A baseline and several candidates: one table per scorer; --max-drop gates each."""
+    from .._compare._comparison import drop_gates
     from .._results import RunsComparison, compare_runs
-    from .._results._comparison import drop_gates
 
     found = compare_runs(args.baseline, *args.candidate, resamples=args.resamples, seed=args.seed)
     assert isinstance(found, RunsComparison)

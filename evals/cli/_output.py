@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .._results import ErrorRecord, EvalResult
-from .._results._gate import EXIT_OK, EXIT_UNDECIDED, Verdict, gates_exit
-from .._results._gate import EXIT_THRESHOLD as EXIT_THRESHOLD
+from .._stats._gate import EXIT_OK, EXIT_UNDECIDED, Verdict, gates_exit
+from .._stats._gate import EXIT_THRESHOLD as EXIT_THRESHOLD
 from ._spelling import for_cli
 
 EXIT_USAGE = 2
@@ -39,7 +39,7 @@ def exit_code(result: EvalResult, more: Sequence[Verdict] = ()) -> int:
 
 def unscored(result: EvalResult) -> dict[str, str]:
     """Per scorer that scored no item: why (its top skip reasons with counts)."""
-    from .._results._items import skip_reasons
+    from .._file._items import skip_reasons
 
     empty = [sid for sid, s in result.summary.scorers.items() if not s.n_scored]
     if not empty or not result.summary.items:
@@ -51,7 +51,7 @@ def left_out(result: EvalResult) -> dict[str, str]:
     """Per scorer that scored some items and skipped others: the skipped items' count and
     reasons (its mean leaves them out; a ranking measure's query without a relevant
     document is such an item, where trec_eval would count a 0)."""
-    from .._results._items import skip_reasons
+    from .._file._items import skip_reasons
 
     found = {}
     for sid, s in result.summary.scorers.items():
@@ -134,7 +134,7 @@ def print_run(
     each metadata key in ``by`` and the judge's agreement with people (labels in
     ``labels``, gated by ``min_agreement``); the exit code."""
     from .._agreement._agreement import agreement_gates, shown_agreements
-    from .._results._slices import slice_table, slices_json, slicings
+    from .._stats._slices import slice_table, slices_json, slicings
 
     out = sys.stdout if out is None else out
     agreements = shown_agreements(result, labels, needed=min_agreement is not None)

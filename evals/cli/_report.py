@@ -35,9 +35,9 @@ def add(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .._agreement._agreement import shown_agreements
+    from .._pages._page import write_report
     from .._results import read_results
     from .._results._html import render_report
-    from .._results._page import write_report
 
     items = read_results(args.results)
     baseline = read_results(args.compare) if args.compare else None

@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         items = load_dataset(args.data)
         _refuse_empty(len(items), args)
         if args.by:  # a misspelt key is refused before anything is scored
-            from .._results._slices import check_keys
+            from .._stats._slices import check_keys
 
             check_keys({key for item in items for key in item.metadata}, args.by)
         if args.limit is not None:

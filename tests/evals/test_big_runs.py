@@ -11,7 +11,7 @@ import pytest
 
 import evals._run._source
 from evals import read_results, run_evals, summarize
-from evals._results._previous import PreviousItems
+from evals._file._previous import PreviousItems
 from scorers import (
     ConfigError,
     DatasetError,

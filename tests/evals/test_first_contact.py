@@ -138,7 +138,7 @@ def test_calibrate_creates_the_folder_prints_first_and_names_each_models_file(
 
 
 def test_merge_writes_its_file_whole_or_not_at_all(tmp_path, monkeypatch):
-    import evals._results._jsonl as jsonl
+    import evals._file._jsonl as jsonl
 
     a = tmp_path / "a.jsonl"
     rows = [ITEMS[0], {**ITEMS[0], "id": "q2"}]

@@ -114,7 +114,7 @@ def test_groups_equal_pandas_groupby_with_missing_kept():
     pandas_groups = sorted(by_pandas.tolist())
     ours = result.summary_by("team")
     members: dict[str, list[str]] = {}
-    from evals._results._slices import group_of
+    from evals._stats._slices import group_of
 
     for item in result.items:
         members.setdefault(group_of(item, "team"), []).append(item.item.id)

@@ -154,7 +154,7 @@ def test_merge_and_calibrate_keep_existing_files(tmp_path, monkeypatch, capsys):
 
 
 def test_a_page_of_an_earlier_version_is_replaced_a_look_alike_is_not(tmp_path):
-    from evals._results._page import asset
+    from evals._pages._page import asset
 
     run = _results(tmp_path)
     earlier = tmp_path / "earlier.html"

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from scorers import ConfigError
 
-from ._stats import fmt
-from ._summary import SummaryBuilder
+from ._summaries import fmt
+from ._summarize import SummaryBuilder
 
 if TYPE_CHECKING:
-    from ._items import ItemResult
-    from ._stats import RunSummary
+    from .._file._items import ItemResult
+    from ._summaries import RunSummary
 
 MISSING = "(missing)"
 """The group of items whose metadata has no value for the key (absent, or null)."""

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Protocol
 from pydantic import BaseModel
 
 if TYPE_CHECKING:
-    from ._header import RunHeader
-    from ._items import ItemResult
-    from ._stats import RunSummary
+    from .._file._header import RunHeader
+    from .._file._items import ItemResult
+    from ._summaries import RunSummary
 
 
 EXIT_OK = 0

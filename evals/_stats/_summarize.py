@@ -10,8 +10,8 @@ from typing import Any
 
 from scorers import MIN_PAIRED, ScoreResult, detectable_change, mean_ci
 
-from ._items import ItemResult
-from ._stats import CallTotals, RunSummary, ScorerSummary, two_level_ci
+from .._file._items import ItemResult
+from ._summaries import CallTotals, RunSummary, ScorerSummary, two_level_ci
 
 
 class _Column:

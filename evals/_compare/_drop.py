@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 if TYPE_CHECKING:
-    from ._gate import Gate
+    from .._stats._gate import Gate
 
 
 class DropGate(BaseModel):

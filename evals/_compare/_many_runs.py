@@ -14,15 +14,15 @@ from pydantic import BaseModel, Field
 
 from scorers import mean_ci
 
+from .._pages._page import comparison_page
+from .._stats._summaries import fmt
+from .._stats._summarize import recorded_scale
 from ._comparison import RunComparison, compare_items
 from ._drop import gates_html
-from ._page import comparison_page
-from ._stats import fmt
-from ._summary import recorded_scale
 
 if TYPE_CHECKING:
+    from .._file._items import ItemResult
     from ._drop import DropGate
-    from ._items import ItemResult
 
 ALPHA = 0.05
 """The level at which a Holm-adjusted randomization p-value marks a difference as real."""

@@ -12,15 +12,15 @@ from pydantic import BaseModel, Field
 
 from scorers import PairedTest, holm, items_needed, paired_table, paired_test
 
+from .._file._items import skip_reasons
+from .._pages._page import comparison_page
+from .._stats._gate import Gate
+from .._stats._summaries import fmt
+from .._stats._summarize import recorded_scale
 from ._drop import DropGate, gates_html
-from ._gate import Gate
-from ._items import skip_reasons
-from ._page import comparison_page
-from ._stats import fmt
-from ._summary import recorded_scale
 
 if TYPE_CHECKING:
-    from ._items import ItemResult
+    from .._file._items import ItemResult
 
 
 class ScorerDelta(PairedTest):

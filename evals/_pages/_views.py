@@ -10,7 +10,7 @@ from scorers import ConfigError
 if TYPE_CHECKING:
     import pandas
 
-    from ._items import ItemResult
+    from .._file._items import ItemResult
 
 COLUMNS = (
     "id",

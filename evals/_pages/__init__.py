@@ -1,0 +1,1 @@
+"""The shell every scorekit page shares, and notebook views of results."""
