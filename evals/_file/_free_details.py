@@ -35,7 +35,7 @@ def shrink_free(result: ItemResult) -> dict[str, ScoreResult]:
     changed; the others as they are). For lines that also hold model calls; a line of
     model-free results only is `model_free_line`."""
     out: dict[str, ScoreResult] = {}
-    seen: dict[int, str] = {}
+    seen: dict[Any, Any] = {}
     for sid, score in result.scorer_results.items():
         details = _shrunk_details(score.details, sid, seen, result)
         out[sid] = (
@@ -45,10 +45,10 @@ def shrink_free(result: ItemResult) -> dict[str, ScoreResult]:
 
 
 def _shrunk_details(
-    details: dict[str, Any], sid: str, seen: dict[int, str], result: ItemResult
+    details: dict[str, Any], sid: str, seen: dict[Any, Any], result: ItemResult
 ) -> dict[str, Any]:
     """``details`` with similarities and ids shrunk (the same dict when neither is
-    there); ``seen``: the matrices and ids written so far, by ``id()`` or content."""
+    there); ``seen``: the matrices written so far by ``id()``, the ids under ``"ids"``."""
     sims, ids = details.get("similarities"), details.get("ids")
     if isinstance(sims, dict) and "similarities" in sims and "threshold" in sims:
         details = {**details, "similarities": _shrunk_similarities(sims, sid, seen)}
@@ -57,7 +57,7 @@ def _shrunk_details(
     return details
 
 
-def _shrunk_similarities(sims: dict[str, Any], sid: str, seen: dict[int, str]) -> dict[str, Any]:
+def _shrunk_similarities(sims: dict[str, Any], sid: str, seen: dict[Any, Any]) -> dict[str, Any]:
     shrunk = dict(sims)
     matrix = sims["similarities"]
     first = seen.get(id(matrix))
@@ -76,14 +76,14 @@ def _shrunk_similarities(sims: dict[str, Any], sid: str, seen: dict[int, str]) -
 
 
 def _shrunk_ids(
-    ids: dict[str, Any], sid: str, seen: dict[Any, str], result: ItemResult
+    ids: dict[str, Any], sid: str, seen: dict[Any, Any], result: ItemResult
 ) -> dict[str, Any]:
+    written: list[tuple[dict[str, Any], str]] = seen.setdefault("ids", [])
+    for earlier, first in written:  # a scorer's ids equal to an earlier scorer's
+        if ids is earlier or ids == earlier:
+            return {"$same_in": first}
+    written.append((ids, sid))
     retrieved, relevant, grades = ids["retrieved_ids"], ids.get("relevant_ids"), ids.get("grades")
-    key = (tuple(retrieved), tuple(relevant or ()), tuple((grades or {}).items()), len(ids))
-    first = seen.get(key)
-    if first is not None:
-        return {"$same_in": first}
-    seen[key] = sid
     shrunk = dict(ids)
     if retrieved == _context_ids(result):
         shrunk["retrieved_ids"] = "$context"
@@ -106,14 +106,13 @@ def model_free_line(result: ItemResult, fingerprints: dict[str, str], scales: An
     result's id (its key), and ``fingerprints`` / ``scales`` equal to the given ones (the
     header's) left out. None when a value is not plain JSON (the caller then takes the
     general path)."""
-    seen: dict[Any, str] = {}
+    seen: dict[Any, Any] = {}
     results: dict[str, dict[str, Any]] = {}
+    defaults = _SCORE_DEFAULTS
     for sid, score in result.scorer_results.items():
-        fields: dict[str, Any] = {}
-        for name, default in _SCORE_DEFAULTS.items():
-            value = getattr(score, name)
-            if value != default and not (name == "scorer_id" and value == sid):
-                fields[name] = value
+        fields = {name: v for name, v in vars(score).items() if v != defaults[name]}
+        if fields.get("scorer_id") == sid:
+            del fields["scorer_id"]
         if "duration_s" in fields:
             fields["duration_s"] = round(fields["duration_s"], 6)
         if "details" in fields:

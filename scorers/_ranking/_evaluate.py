@@ -218,7 +218,7 @@ def evaluate_ranking(
     means = {m.name: _aggregate(m, columns[m.name][summed]) for m in parsed}
     if missing == "zero":
         for m in parsed:
-            if m.kind == "num_rel":  # trec_eval -c: every positive judgement
+            if MEASURES[m.kind].positive_judgements_with_c:
                 means[m.name] = float(sum(g > 0 for js in qrels.values() for g in js.values()))
     return RankingEvaluation.model_construct(
         metrics=list(lists),

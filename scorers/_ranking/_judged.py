@@ -48,7 +48,7 @@ def num_ret(batch: RankedBatch, metric: Metric) -> np.ndarray:
     return _retrieved(batch)
 
 
-@own("num_rel", sets=EVERY, **COUNT)
+@own("num_rel", sets=EVERY, positive_judgements_with_c=True, **COUNT)
 def num_rel(batch: RankedBatch, metric: Metric) -> np.ndarray:
     """Relevant documents in the qrels."""
     return batch.num_rel.astype(np.float64)

@@ -194,6 +194,8 @@ class Measure:
         sets: The named sets of ``-m`` that hold it (``official``, ``all_trec``, ``set``).
         zero_without_ranking: trec_eval ``-c`` sets it to 0 for a judged query the run
             does not rank, after computing it on its stand-in ranking.
+        positive_judgements_with_c: Under trec_eval ``-c`` its total is the number of
+            positive judgements in the qrels (``num_rel``'s rule).
     """
 
     name: str
@@ -209,6 +211,7 @@ class Measure:
     judged_only: bool = False
     sets: frozenset[str] = frozenset({"all_trec"})
     zero_without_ranking: bool = False
+    positive_judgements_with_c: bool = False
 
 
 MEASURES: Registry[Measure] = Registry(

@@ -57,3 +57,23 @@ def test_the_table_says_what_each_measure_is():
     with pytest.raises(ConfigError, match="letters, digits"):
         register_measure(Measure("bad name", relevant_in_top_two))
     assert np.isclose(evaluate_ranking(QRELS, RUN, ["gm_map"]).means["gm_map"], 0.5)  # √(¼ × 1)
+
+
+def test_each_measure_is_one_function_declared_where_it_is_computed():
+    """No measure is found by its name in code (no ``if kind == ...`` dispatch): each
+    entry's compute is its own function, and ``bounds`` says its range."""
+    import ast
+    from pathlib import Path
+
+    ranking = Path(__file__).parents[2] / "scorers" / "_ranking"
+    for path in ranking.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare) and isinstance(node.left, (ast.Name, ast.Attribute)):
+                name = node.left.id if isinstance(node.left, ast.Name) else node.left.attr
+                named = isinstance(node.comparators[0], ast.Constant)
+                where = f"{path.name}:{node.lineno}"
+                assert not (name == "kind" and named), f"{where} dispatches on a measure's name"
+    computes = [m.compute for m in MEASURES.values() if m.compute is not None]
+    assert MEASURES["P"].bounds == (0.0, 1.0) and MEASURES["num_ret"].bounds is None
+    assert MEASURES["gm_map"].bounds is None and MEASURES["utility"].bounds is None
+    assert len({c for c in computes}) >= len(computes) - 4  # map/map_cut, ndcg/ndcg_cut share
