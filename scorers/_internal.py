@@ -14,7 +14,7 @@ from __future__ import annotations
 from ._atomic import write_atomically
 from ._caller import warn_user
 from ._checks import finite, integer, positive
-from ._declared import args_doc, declared
+from ._declared import args_doc, checked, declared, optional
 from ._declared import names as declared_names
 from ._engine import (
     FastPath,
@@ -56,6 +56,7 @@ __all__ = [
     "Registry",
     "Scored",
     "args_doc",
+    "checked",
     "current_span",
     "declared",
     "declared_names",
@@ -65,6 +66,7 @@ __all__ = [
     "json_fallback",
     "judge_contract",
     "on_scorekit_loop",
+    "optional",
     "paused_gc",
     "positive",
     "register_fast_path",

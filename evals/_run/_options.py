@@ -8,7 +8,16 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from scorers import ConfigError, Scorer
-from scorers._internal import args_doc, declared, declared_names, finite, integer, positive
+from scorers._internal import (
+    args_doc,
+    checked,
+    declared,
+    declared_names,
+    finite,
+    integer,
+    optional,
+    positive,
+)
 
 from .._stats._gate import bounds
 from ._progress import progress_mode
@@ -25,13 +34,14 @@ def option(
     *,
     flag: str | None = None,
     read: Callable[[Any, str], Any] | None = None,
+    check: Callable[[str, Any], Any] | None = None,
     **argparse: Any,
 ) -> Any:
     """One run option: its default, what it means (`arun_evals`' docstring, the docs'
     table), its ``scorekit run`` flag (``argparse``: how argparse reads it, with the
     flag's ``help``; ``read(value, flag)``: the option's value from the flag's, when not
-    the same)."""
-    return declared(default, doc, flag=flag, argparse=argparse, read=read)
+    the same); ``check(name, value)``: the value checked, or `ConfigError`."""
+    return declared(default, doc, check=check, flag=flag, argparse=argparse, read=read)
 
 
 @dataclass(frozen=True)
@@ -45,6 +55,7 @@ class RunOptions:
     concurrency: int = option(
         8,
         "Items in flight at once (an integer >= 1); each item's scorers run concurrently.",
+        check=integer,
         flag="--concurrency",
         help="items in flight (default 8)",
         type=int,
@@ -57,6 +68,7 @@ class RunOptions:
             "default ``concurrency × number of scorers``). Each judge's own ``max_concurrency`` "
             "and ``requests_per_minute`` still hold: the smaller limit wins."
         ),
+        check=optional(integer),
     )
     results_path: str | os.PathLike[str] | None = option(
         None,
@@ -86,6 +98,7 @@ class RunOptions:
     item_timeout: float | None = option(
         None,
         "Seconds allowed per item (target and scorers): finite and > 0; None for no limit.",
+        check=optional(positive),
         flag="--item-timeout",
         help="time allowed per item",
         type=float,
@@ -143,6 +156,7 @@ class RunOptions:
             "stable, content-independent split, so n processes or machines can each run one shard "
             "into its own results file and `merge_results` combines them."
         ),
+        check=lambda name, value: parse_shard(value),
         flag="--shard",
         help="only shard I of N (items split by a hash of their id), e.g. --shard 0/4",
         metavar="I/N",
@@ -158,6 +172,7 @@ class RunOptions:
             "started; finished items stay in ``results_path``, and ``resume=True`` with a new cap "
             "continues."
         ),
+        check=optional(positive),
         flag="--max-cost",
         help="stop starting model calls once this run would spend more (finished items stay)",
         type=float,
@@ -253,22 +268,10 @@ class RunOptions:
             raise ConfigError(
                 "keep_items=False needs results_path: the items' results go there and nowhere else"
             )
-        return cls(
-            **{
-                **options,
-                "concurrency": integer("concurrency", given.concurrency),
-                "model_concurrency": _maybe(integer, "model_concurrency", given.model_concurrency),
-                "item_timeout": _maybe(positive, "item_timeout", given.item_timeout),
-                "max_cost": _maybe(positive, "max_cost", given.max_cost),
-                "shard": parse_shard(given.shard),
-                "thresholds": _thresholds(given.thresholds, scorers),
-                "item_thresholds": _thresholds(given.item_thresholds, scorers, "item_thresholds"),
-            }
-        )
-
-
-def _maybe(check: Any, name: str, value: Any) -> Any:
-    return None if value is None else check(name, value)
+        values = checked(cls, str, options)  # each option's own check
+        values["thresholds"] = _thresholds(given.thresholds, scorers)
+        values["item_thresholds"] = _thresholds(given.item_thresholds, scorers, "item_thresholds")
+        return cls(**values)
 
 
 def _thresholds(

@@ -15,15 +15,11 @@ from .._checks import (
     optional_positive,
     positive,
 )
-from .._declared import args_doc, checked, declared, names
+from .._declared import args_doc, checked, declared, names, optional
 from .._errors import ConfigError
 from ._cache import JudgeCache
 from ._completion import Transport
 from ._structured import STRUCTURED_OUTPUT_MODES
-
-
-def _optional(check: Any, **bounds: Any) -> Any:
-    return lambda label, value: None if value is None else check(label, value, **bounds)
 
 
 def _structured(label: str, value: Any) -> str:
@@ -49,18 +45,18 @@ class JudgeSettings:
         0.0, "Sampling temperature (0 for reproducible verdicts).", check=non_negative
     )
     top_p: float | None = declared(
-        None, "Nucleus sampling, if set.", check=_optional(positive, maximum=1.0)
+        None, "Nucleus sampling, if set.", check=optional(positive, maximum=1.0)
     )
     max_tokens: int | None = declared(None, "Completion token cap, if set.", check=optional_integer)
     seed: int | None = declared(
-        None, "Provider seed, if set.", check=_optional(optional_integer, minimum=-(2**63))
+        None, "Provider seed, if set.", check=optional(optional_integer, minimum=-(2**63))
     )
     timeout: float = declared(60.0, "Seconds allowed for one HTTP attempt.", check=positive)
     max_retries: int = declared(
         4,
         "Retries after the first attempt for rate limits, timeouts, connection errors and "
         "5xx. Auth, permission, unknown-model and bad-request errors are never retried.",
-        check=_optional(integer, minimum=0),
+        check=optional(integer, minimum=0),
     )
     retry_backoff: float = declared(
         0.5,
@@ -105,7 +101,7 @@ class JudgeSettings:
         "process). litellm spends ~3-4 ms of CPU per call; at high concurrency that, not the "
         "model, limits throughput. Retries, limits, cache and validation stay here; request "
         "parameters must be JSON data.",
-        check=_optional(integer, minimum=0),
+        check=optional(integer, minimum=0),
     )
     transport: Transport | None = declared(
         None,
