@@ -93,6 +93,10 @@ class Finish:
             raise ItemFailedError(result)
 
     def _advance(self, result: ItemResult) -> None:
+        scores = result.scorer_results.values()
+        if not result.other_calls and not any(score.judge_calls for score in scores):
+            self.bar.advance(result.error is not None, 0, 0.0)  # a model-free item
+            return
         calls = CallTotals()
         for call in result.other_calls:
             calls.add(call)
