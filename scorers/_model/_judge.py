@@ -17,8 +17,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from .._errors import ConfigError, api_error
+from .._errors import ConfigError
 from .._types import JudgeCall
+from ._api_errors import api_error
 from ._cache import (
     JudgeCache,
     cache_key,
