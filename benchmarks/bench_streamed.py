@@ -10,14 +10,17 @@
    through ``run_evals`` (in memory), against `evaluate_ranking` over the same rankings
    as qrels and a run.
 
-The numbers of both sides are checked equal before anything is timed.
+The numbers of both sides are checked equal before anything is timed. ``--parts`` instead
+prints where a streamed item's time goes: each part timed in place, and the results line's
+own cost as the run's time less that of the same run with the line stubbed out.
 
-    python benchmarks/bench_streamed.py [--rows 200000] [--repeat 3]
+    python benchmarks/bench_streamed.py [--rows 200000] [--repeat 3] [--parts]
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import math
 import platform
@@ -27,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from evals import read_results, run_evals
 from scorers import (
@@ -137,13 +141,87 @@ def ranking_rows(n: int, seed: int = 1) -> tuple[list[dict], dict, dict]:
     return rows, qrels, run
 
 
+PARTS = (  # (module, attribute, label): what a streamed item spends its time on
+    ("evals._run._finish", "Finish.__call__", "finishing an item (line, result, summary, bar)"),
+    ("evals._file._jsonl", "ResultsFile.write", "  writing its results line"),
+    ("evals._run._finish", "item_result", "  its ItemResult"),
+    ("evals._stats._summarize", "SummaryBuilder.add", "  the summary"),
+    ("scorers._engine._many", "_fast_results", "the four fast paths (in a thread)"),
+    ("evals._run._source", "ItemSource._scan", "the first pass: every row validated"),
+    ("evals._run._runner", "make_jobs", "ScorerRuns and jobs"),
+)
+
+
+def _timed(owner: Any, name: str, spent: dict[str, float], label: str) -> None:
+    original = getattr(owner, name)
+
+    def clocked(fn: Any) -> Any:
+        if inspect.iscoroutinefunction(fn):
+
+            async def timed_async(*args: Any, **kwargs: Any) -> Any:
+                started = time.perf_counter()
+                try:
+                    return await fn(*args, **kwargs)
+                finally:
+                    spent[label] += time.perf_counter() - started
+
+            return timed_async
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[label] += time.perf_counter() - started
+
+        return timed
+
+    setattr(owner, name, clocked(original))
+
+
+def parts(rows: int, repeat: int) -> None:
+    """Each part of a streamed run's time per item, timed in place (this process)."""
+    import importlib
+
+    import evals._file._jsonl as jsonl
+
+    with tempfile.TemporaryDirectory() as folder:
+        data, out = Path(folder, "d.jsonl"), Path(folder, "r.jsonl")
+        write_rows(data, rows)
+        streamed_run(data, out)
+        whole = best(lambda: streamed_run(data, out), repeat)
+        encode = jsonl.encode
+        jsonl.encode = lambda result, *_: (b'{"item":{"id":"x"},"scorer_results":{}}\n', result)
+        try:
+            stubbed = best(lambda: streamed_run(data, out), repeat)
+        finally:
+            jsonl.encode = encode
+        spent = dict.fromkeys((label for _, _, label in PARTS), 0.0)
+        for module, attribute, label in PARTS:
+            owner: Any = importlib.import_module(module)
+            *path, name = attribute.split(".")
+            for step in path:
+                owner = getattr(owner, step)
+            _timed(owner, name, spent, label)
+        timed_run = best(lambda: streamed_run(data, out), 1)
+    print(f"streamed run: {whole / rows * 1e6:.1f} µs per item ({rows:,} rows, best of {repeat})")
+    print(f"  the results line, by stubbing it out: {(whole - stubbed) / rows * 1e6:.1f} µs")
+    print(f"in place (one timed run, {timed_run / rows * 1e6:.1f} µs per item with the clocks):")
+    for label, seconds in spent.items():
+        print(f"  {label:52s} {seconds / rows * 1e6:6.1f} µs")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=200_000)
     parser.add_argument("--ranking-rows", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--parts", action="store_true", help="where a streamed item's time goes")
     args = parser.parse_args()
     print(f"Python {platform.python_version()}, {platform.machine()}, {args.rows:,} rows")
+    if args.parts:
+        parts(args.rows, args.repeat)
+        return
     with tempfile.TemporaryDirectory() as folder:
         data, plain_out, run_out = (Path(folder, n) for n in ("d.jsonl", "p.jsonl", "r.jsonl"))
         write_rows(data, args.rows)

@@ -92,3 +92,14 @@ def test_live_benchmark_smoke(tmp_path):
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "model-free, 200 answers" in proc.stdout and "judged (10 ms" in proc.stdout
+
+
+def test_streamed_benchmark_parts_smoke():
+    found = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_streamed.py"), "--rows", "300",
+         "--repeat", "1", "--parts"],
+        capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    out = found.stdout
+    assert "the results line, by stubbing it out" in out
+    assert "the four fast paths" in out and "the first pass" in out
