@@ -20,6 +20,11 @@ def declared(default: Any, doc: str, *, check: Check | None = None, **meta: Any)
     return field(default=default, metadata={"doc": doc, "check": check, **meta})
 
 
+def bounded(check: Callable[..., Any], **bounds: Any) -> Check:
+    """``check`` with ``bounds`` (``minimum=0``...) given."""
+    return lambda label, value: check(label, value, **bounds)
+
+
 def optional(check: Callable[..., Any], **bounds: Any) -> Check:
     """``check`` (with ``bounds``: ``minimum=0``...) for a value that may also be None."""
     return lambda label, value: None if value is None else check(label, value, **bounds)

@@ -15,7 +15,7 @@ from .._checks import (
     optional_positive,
     positive,
 )
-from .._declared import args_doc, checked, declared, names, optional
+from .._declared import args_doc, bounded, checked, declared, names, optional
 from .._errors import ConfigError
 from ._cache import JudgeCache
 from ._completion import Transport
@@ -56,7 +56,7 @@ class JudgeSettings:
         4,
         "Retries after the first attempt for rate limits, timeouts, connection errors and "
         "5xx. Auth, permission, unknown-model and bad-request errors are never retried.",
-        check=optional(integer, minimum=0),
+        check=bounded(integer, minimum=0),
     )
     retry_backoff: float = declared(
         0.5,
@@ -101,7 +101,7 @@ class JudgeSettings:
         "process). litellm spends ~3-4 ms of CPU per call; at high concurrency that, not the "
         "model, limits throughput. Retries, limits, cache and validation stay here; request "
         "parameters must be JSON data.",
-        check=optional(integer, minimum=0),
+        check=bounded(integer, minimum=0),
     )
     transport: Transport | None = declared(
         None,

@@ -32,6 +32,8 @@ def test_the_signature_docstring_and_attributes_hold_every_declared_setting():
         ({"top_p": 1.5}, r"Judge\(top_p=\.\.\.\) must be a finite number > 0 and <= 1"),
         ({"seed": 1.5}, r"Judge\(seed=\.\.\.\) must be an integer"),
         ({"max_retries": -1}, r"Judge\(max_retries=\.\.\.\) must be an integer >= 0"),
+        ({"max_retries": None}, r"Judge\(max_retries=\.\.\.\) must be an integer >= 0"),
+        ({"client_processes": None}, r"Judge\(client_processes=\.\.\.\) must be an integer"),
         ({"tokens_per_minute": 0}, r"Judge\(tokens_per_minute=\.\.\.\) must be"),
         ({"structured_output": "xml"}, "structured_output must be 'json_schema'"),
     ],
