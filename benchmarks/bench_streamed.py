@@ -142,12 +142,12 @@ def ranking_rows(n: int, seed: int = 1) -> tuple[list[dict], dict, dict]:
 
 
 PARTS = (  # (module, attribute, label): what a streamed item spends its time on
-    ("evals._run._finish", "Finish.__call__", "finishing an item (line, result, summary, bar)"),
-    ("evals._file._jsonl", "ResultsFile.write", "  writing its results line"),
-    ("evals._run._finish", "item_result", "  its ItemResult"),
-    ("evals._stats._summarize", "SummaryBuilder.add", "  the summary"),
-    ("scorers._engine._many", "_fast_results", "the four fast paths (in a thread)"),
+    ("evals._run._finish", "Finish.block", "finishing its block (lines, summary, bar)"),
+    ("evals._file._jsonl", "ResultsFile.write_outcomes", "  writing its results line"),
+    ("evals._stats._summarize", "SummaryBuilder.add_outcomes", "  the summary"),
+    ("scorers._engine._many", "_fast_outcomes", "the four fast paths (in a thread)"),
     ("evals._run._source", "ItemSource._scan", "the first pass: every row validated"),
+    ("evals._run._source", "ItemSource._read", "the second pass: rows read as items"),
     ("evals._run._runner", "make_jobs", "ScorerRuns and jobs"),
 )
 
@@ -190,12 +190,12 @@ def parts(rows: int, repeat: int) -> None:
         write_rows(data, rows)
         streamed_run(data, out)
         whole = best(lambda: streamed_run(data, out), repeat)
-        encode = jsonl.encode
-        jsonl.encode = lambda result, *_: (b'{"item":{"id":"x"},"scorer_results":{}}\n', result)
+        outcome_line = jsonl.outcome_line
+        jsonl.outcome_line = lambda *_: b'"item":{"id":"x"},"scorer_results":{}}'
         try:
             stubbed = best(lambda: streamed_run(data, out), repeat)
         finally:
-            jsonl.encode = encode
+            jsonl.outcome_line = outcome_line
         spent = dict.fromkeys((label for _, _, label in PARTS), 0.0)
         for module, attribute, label in PARTS:
             owner: Any = importlib.import_module(module)

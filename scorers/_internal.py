@@ -1,7 +1,8 @@
 """What `evals` shares with `scorers` beyond the public API, as pydantic's packages share
 ``pydantic._internal``: the one private module `evals` may import (a test holds it so).
 
-Checks of numeric options (`finite`, `integer`, `positive`), running and writing
+Checks of numeric options (`finite`, `integer`, `positive`), models from validated values
+(`constructed`), running and writing
 (`run_sync`, `run_soon`, `on_scorekit_loop`, `write_atomically`, `json_fallback`,
 `paused_gc`, `exception_text`, `warn_user`), the offline judge (`rule_answer`,
 `judge_contract`, `supports`), the scorer registry (`registry`, `Registered`,
@@ -14,6 +15,7 @@ from __future__ import annotations
 from ._atomic import write_atomically
 from ._caller import warn_user
 from ._checks import finite, integer, positive
+from ._construct import constructed
 from ._declared import args_doc, checked, declared, optional
 from ._declared import names as declared_names
 from ._engine import (
@@ -22,6 +24,8 @@ from ._engine import (
     Memo,
     Outcome,
     Scored,
+    ScoredBlock,
+    as_results,
     register_fast_path,
     score_detached,
     score_many,
@@ -55,8 +59,11 @@ __all__ = [
     "Registered",
     "Registry",
     "Scored",
+    "ScoredBlock",
     "args_doc",
+    "as_results",
     "checked",
+    "constructed",
     "current_span",
     "declared",
     "declared_names",

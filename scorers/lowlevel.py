@@ -3,7 +3,8 @@ people who build on scorekit (as ``anyio.lowlevel`` is for anyio).
 
 The engine:
     `score_many` runs many scorers over many jobs (`Job`, each finished one handed back
-    as `Scored`), a sequence or a stream (an agent's live scorers are one `score_many`
+    as `Scored`, or a block of model-free ones at once as a `ScoredBlock` of plain
+    outcomes), a sequence or a stream (an agent's live scorers are one `score_many`
     over the stream of its answers); `score_detached` scores one run as work that
     outlives its caller; `current_span` is the trace span a job's scores belong under
     (`Job.evaluated`).
@@ -38,6 +39,7 @@ from ._engine import (
     Memo,
     Outcome,
     Scored,
+    ScoredBlock,
     register_fast_path,
     score_detached,
     score_many,
@@ -58,6 +60,7 @@ __all__ = [
     "Outcome",
     "RankedBatch",
     "Scored",
+    "ScoredBlock",
     "current_span",
     "register_fast_path",
     "register_measure",

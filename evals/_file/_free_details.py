@@ -17,13 +17,16 @@ Reading restores each of them (the matrix and the best values rounded).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from pydantic_core import PydanticSerializationError, to_json
 
 from scorers import ScoreResult
+from scorers._internal import Outcome
 
+from .._item import EvalItem
 from ._items import ItemResult
 
 DIGITS = 4
@@ -37,7 +40,7 @@ def shrink_free(result: ItemResult) -> dict[str, ScoreResult]:
     out: dict[str, ScoreResult] = {}
     seen: dict[Any, Any] = {}
     for sid, score in result.scorer_results.items():
-        details = _shrunk_details(score.details, sid, seen, result)
+        details = _shrunk_details(score.details, sid, seen, result.item, result.target_result)
         out[sid] = (
             score if details is score.details else score.model_copy(update={"details": details})
         )
@@ -45,7 +48,7 @@ def shrink_free(result: ItemResult) -> dict[str, ScoreResult]:
 
 
 def _shrunk_details(
-    details: dict[str, Any], sid: str, seen: dict[Any, Any], result: ItemResult
+    details: dict[str, Any], sid: str, seen: dict[Any, Any], item: EvalItem, target: Any
 ) -> dict[str, Any]:
     """``details`` with similarities and ids shrunk (the same dict when neither is
     there); ``seen``: the matrices written so far by ``id()``, the ids under ``"ids"``."""
@@ -53,7 +56,7 @@ def _shrunk_details(
     if isinstance(sims, dict) and "similarities" in sims and "threshold" in sims:
         details = {**details, "similarities": _shrunk_similarities(sims, sid, seen)}
     if isinstance(ids, dict) and "retrieved_ids" in ids:
-        details = {**details, "ids": _shrunk_ids(ids, sid, seen, result)}
+        details = {**details, "ids": _shrunk_ids(ids, sid, seen, item, target)}
     return details
 
 
@@ -76,7 +79,7 @@ def _shrunk_similarities(sims: dict[str, Any], sid: str, seen: dict[Any, Any]) -
 
 
 def _shrunk_ids(
-    ids: dict[str, Any], sid: str, seen: dict[Any, Any], result: ItemResult
+    ids: dict[str, Any], sid: str, seen: dict[Any, Any], item: EvalItem, target: Any
 ) -> dict[str, Any]:
     written: list[tuple[dict[str, Any], str]] = seen.setdefault("ids", [])
     for earlier, first in written:  # a scorer's ids equal to an earlier scorer's
@@ -85,9 +88,9 @@ def _shrunk_ids(
     written.append((ids, sid))
     retrieved, relevant, grades = ids["retrieved_ids"], ids.get("relevant_ids"), ids.get("grades")
     shrunk = dict(ids)
-    if retrieved == _context_ids(result):
+    if retrieved == _context_ids(item, target):
         shrunk["retrieved_ids"] = "$context"
-    if relevant is not None and relevant == result.item.reference_context_ids:
+    if relevant is not None and relevant == item.reference_context_ids:
         shrunk["relevant_ids"] = "$reference"
     if relevant is not None and grades == dict.fromkeys(relevant, 1.0):
         shrunk["grades"] = "$binary"
@@ -109,15 +112,10 @@ def model_free_line(result: ItemResult, fingerprints: dict[str, str], scales: An
     seen: dict[Any, Any] = {}
     results: dict[str, dict[str, Any]] = {}
     defaults = _SCORE_DEFAULTS
+    item, target = result.item, result.target_result
     for sid, score in result.scorer_results.items():
         fields = {name: v for name, v in vars(score).items() if v != defaults[name]}
-        if fields.get("scorer_id") == sid:
-            del fields["scorer_id"]
-        if "duration_s" in fields:
-            fields["duration_s"] = round(fields["duration_s"], 6)
-        if "details" in fields:
-            fields["details"] = _shrunk_details(fields["details"], sid, seen, result)
-        results[sid] = fields
+        results[sid] = _line_fields(fields, sid, seen, item, target)
     tail: dict[str, Any] = {"scorer_results": results}
     if result.error is not None:
         tail["error"] = result.error.model_dump(mode="json", exclude_defaults=True)
@@ -127,14 +125,66 @@ def model_free_line(result: ItemResult, fingerprints: dict[str, str], scales: An
         tail["fingerprints"] = result.fingerprints
     if result.scales is not None and result.scales != scales:
         tail["scales"] = result.scales
+    return _line_body(item, tail)
+
+
+def outcome_line(
+    item: EvalItem,
+    outcomes: Mapping[str, Outcome],
+    seconds: Mapping[str, float],
+    scorer_ids: Mapping[str, str],
+    run_tail: Mapping[str, Any],
+) -> bytes | None:
+    """`model_free_line` of an item whose scorers' fast paths gave ``outcomes`` (by
+    key), each taking ``seconds[key]``, without building its results: the same bytes as
+    the line of the `ItemResult` they make. ``run_tail``: the run's fingerprints and
+    scales when the header does not hold them (see `ResultsFile.outcome_lines`)."""
+    seen: dict[Any, Any] = {}
+    results: dict[str, dict[str, Any]] = {}
+    duration = 0.0
+    for sid, (score, reason, details) in outcomes.items():
+        each = seconds[sid]
+        duration += each
+        fields: dict[str, Any] = {}
+        if scorer_ids[sid] != sid:
+            fields["scorer_id"] = scorer_ids[sid]
+        if score != 0.0:
+            fields["score"] = score
+        if reason:
+            fields["reason"] = reason
+        if details:
+            fields["details"] = details
+        if each:
+            fields["duration_s"] = each
+        results[sid] = _line_fields(fields, sid, seen, item, None)
+    tail: dict[str, Any] = {"scorer_results": results}
+    if duration:
+        tail["duration_s"] = round(duration, 6)
+    tail.update(run_tail)
+    return _line_body(item, tail)
+
+
+def _line_fields(
+    fields: dict[str, Any], sid: str, seen: dict[Any, Any], item: EvalItem, target: Any
+) -> dict[str, Any]:
+    if fields.get("scorer_id") == sid:
+        del fields["scorer_id"]
+    if "duration_s" in fields:
+        fields["duration_s"] = round(fields["duration_s"], 6)
+    if "details" in fields:
+        fields["details"] = _shrunk_details(fields["details"], sid, seen, item, target)
+    return fields
+
+
+def _line_body(item: EvalItem, tail: dict[str, Any]) -> bytes | None:
     try:
         text = to_json(tail, fallback=_plain, inf_nan_mode="strings")
     except (TypeError, ValueError, PydanticSerializationError):
         return None
     if b'"NaN"' in text or b'"Infinity"' in text or b'"-Infinity"' in text:
         return None  # a NaN in the details: the general path writes it as it can
-    item = result.item.model_dump_json(exclude_defaults=True).encode("utf-8")
-    return b'"item":' + item + b"," + text[1:]
+    head = item.model_dump_json(exclude_defaults=True).encode("utf-8")
+    return b'"item":' + head + b"," + text[1:]
 
 
 def _plain(value: Any) -> Any:
@@ -143,10 +193,9 @@ def _plain(value: Any) -> Any:
     raise TypeError(type(value).__name__)
 
 
-def _context_ids(result: ItemResult) -> list[str] | None:
+def _context_ids(item: EvalItem, target: Any) -> list[str] | None:
     """The ids of the chunks the scorers saw, deduplicated in rank order."""
-    target = result.target_result
-    chunks = target.context if target is not None else result.item.context
+    chunks = target.context if target is not None else item.context
     if not chunks:
         return None
     return list(dict.fromkeys(getattr(c, "id", None) for c in chunks))  # type: ignore[misc]
@@ -173,11 +222,11 @@ def grow_free(result: ItemResult) -> None:
                 score.details["ids"] = ids = dict(owner.details["ids"])
         if isinstance(ids, dict):
             if ids.get("retrieved_ids") == "$context":
-                ids["retrieved_ids"] = _context_ids(result) or []
+                ids["retrieved_ids"] = _context_ids(result.item, result.target_result) or []
             if ids.get("relevant_ids") == "$reference":
                 ids["relevant_ids"] = list(result.item.reference_context_ids or [])
             if ids.get("grades") == "$binary":
                 ids["grades"] = dict.fromkeys(ids.get("relevant_ids") or [], 1.0)
 
 
-__all__ = ["DIGITS", "grow_free", "model_free_line", "shrink_free"]
+__all__ = ["DIGITS", "grow_free", "model_free_line", "outcome_line", "shrink_free"]

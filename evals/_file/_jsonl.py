@@ -12,17 +12,18 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from pydantic import ValidationError
 
 from scorers import ConfigError
-from scorers._internal import json_fallback
+from scorers._internal import Outcome, json_fallback
 
+from .._item import EvalItem
 from ._compact import compact, expand, header_fingerprints, header_scales, shrink
-from ._free_details import model_free_line, shrink_free
+from ._free_details import model_free_line, outcome_line, shrink_free
 from ._header import HEADER_PREFIX, RunHeader, parse_header
 from ._items import ItemError, ItemResult
 from ._previous import COMPACT_PREFIX, PreviousItems, parsed_line
@@ -232,6 +233,37 @@ class ResultsFile:
         self.handle.write(line)
         self.handle.flush()
         return written
+
+    def write_outcomes(
+        self,
+        items: Sequence[tuple[EvalItem, Mapping[str, Outcome]]],
+        seconds: Mapping[str, float],
+        scorer_ids: Mapping[str, str],
+        fingerprints: Mapping[str, str],
+        scales: Mapping[str, float],
+    ) -> list[int]:
+        """Append the lines of model-free items at once (one write, one flush), each item
+        with its scorers' fast-path outcomes by key: the lines their `ItemResult`s would
+        have (see `outcome_line`). Returns the positions of the items whose line cannot be
+        built so (a value that is not plain JSON): the caller writes their results."""
+        header = self.header
+        tail: dict[str, Any] = {}
+        if fingerprints and fingerprints != (
+            {} if header is None else header_fingerprints(header, dict(fingerprints))
+        ):
+            tail["fingerprints"] = dict(fingerprints)
+        if scales != (None if header is None else header_scales(header)):
+            tail["scales"] = dict(scales)
+        lines, left = [], []
+        for position, (item, outcomes) in enumerate(items):
+            body = outcome_line(item, outcomes, seconds, scorer_ids, tail)
+            if body is None:
+                left.append(position)
+            else:
+                lines.append(COMPACT_PREFIX + body + b"\n")
+        self.handle.write(b"".join(lines))
+        self.handle.flush()
+        return left
 
     def close(self) -> None:
         """Release the lock and close the file."""

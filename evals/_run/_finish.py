@@ -6,6 +6,7 @@ import inspect
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from scorers import Scored, ScorekitError, Scorer
+from scorers._internal import Job, Outcome, ScoredBlock, as_results
 
 from .._file._jsonl import ResultsFile
 from .._results import CallTotals, ItemResult, RunSummary
@@ -54,7 +55,9 @@ class Finish:
         bar: Progress,
         hook: ItemHook | None,
     ) -> None:
-        self.order, self.fingerprints, self.opts = list(scorers), fingerprints, opts
+        self.scorers, self.order = scorers, list(scorers)
+        self.fingerprints, self.opts = fingerprints, opts
+        self.scorer_ids = {sid: s.id for sid, s in scorers.items()}
         self.results_file, self.bar, self.hook = results_file, bar, hook
         self.scales = {sid: s.scale for sid, s in scorers.items() if s.scale != 1.0}
         self.summary = SummaryBuilder(self.order, {sid: s.scale for sid, s in scorers.items()})
@@ -91,6 +94,47 @@ class Finish:
             await self._call_hook(result)
         if self.opts.fail_fast and result.error is not None:
             raise ItemFailedError(result)
+
+    @property
+    def plain(self) -> bool:
+        """Whether model-free items can be finished a block at once, as plain outcomes
+        (`block`): none is kept and no hook wants its `ItemResult`."""
+        return not self.opts.keep_items and self.hook is None
+
+    async def block(self, scored: ScoredBlock) -> None:
+        """A block the fast paths scored (runs that are `plain`): its items' lines
+        written at once, their scores counted, the bar advanced, in order; an item the
+        steps scored goes through `__call__`."""
+        run: list[tuple[Pending, dict[str, Outcome]]] = []
+        for job, found in zip(scored.jobs, scored.found, strict=True):
+            if isinstance(found, Scored):
+                await self._plain_items(run, scored.seconds)
+                run = []
+                await self(found)
+            else:
+                run.append((job.key, found))
+        await self._plain_items(run, scored.seconds)
+
+    async def _plain_items(
+        self, run: list[tuple[Pending, dict[str, Outcome]]], seconds: dict[str, float]
+    ) -> None:
+        if not run:
+            return
+        left: list[int] = []
+        if self.results_file is not None:
+            items = [(pending.item, found) for pending, found in run]
+            left = self.results_file.write_outcomes(
+                items, seconds, self.scorer_ids, self.fingerprints, self.scales
+            )
+        if left:  # not plain JSON: written (or failed) as a whole result
+            for position in left:
+                pending, found = run[position]
+                results = as_results(self.scorers, found, seconds)
+                duration = sum(result.duration_s for result in results.values())
+                await self(Scored(Job(pending), results, duration_s=duration))
+            run = [entry for position, entry in enumerate(run) if position not in set(left)]
+        self.summary.add_outcomes([found for _, found in run])
+        self.bar.advance(items=len(run))
 
     def _advance(self, result: ItemResult) -> None:
         scores = result.scorer_results.values()

@@ -9,10 +9,11 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from scorers import Job, JudgeCall, JudgeSetupError, Scored, ScorerRun
-from scorers._internal import exception_text
+from scorers._internal import constructed, exception_text
 
 from .._data import EvalItem
 from .._results import ItemError, ItemResult, TargetResult
@@ -49,8 +50,8 @@ def scorer_run(
 ) -> ScorerRun:
     """The `ScorerRun` of an item, with the output (and retrieved context, or ids) to
     score; ``checked``: every value comes from the validated item (or a validated earlier
-    result), so pydantic's ``model_construct`` takes them as they are."""
-    build = ScorerRun.model_construct if checked else ScorerRun
+    result), so they are taken as they are (`constructed`)."""
+    build = partial(constructed, ScorerRun) if checked else ScorerRun
     return build(
         input=item.input,
         output=output,

@@ -166,9 +166,12 @@ class Progress:
             self.stream.flush()
         self._printed = True
 
-    def advance(self, error: bool = False, calls: int = 0, cost: float | None = 0.0) -> None:
-        """Count one finished item (and the model calls it made, and their cost)."""
-        self.done += 1
+    def advance(
+        self, error: bool = False, calls: int = 0, cost: float | None = 0.0, items: int = 1
+    ) -> None:
+        """Count a finished item (and the model calls it made, and their cost); ``items``:
+        that many model-free items without error at once."""
+        self.done += items
         self.errors += int(error)
         self.calls += calls
         self.cost = None if self.cost is None or cost is None else self.cost + cost
@@ -176,13 +179,13 @@ class Progress:
         if self._first is None:
             self._first = now
         if self._widget is not None:
-            if self.done == 1:
+            if self.done == items:
                 self._widget.reset(total=self.total)  # rates count from here
-            self._widget.update(1)
+            self._widget.update(items)
             if error:
                 self._widget.set_postfix(errors=self.errors, refresh=False)
             return
-        if self.enabled and (now - self._last_draw > 0.1 or self.done == self.total):
+        if self.enabled and (now - self._last_draw > 0.1 or self.done >= self.total):
             self._last_draw = now
             self._draw(now)
 

@@ -111,6 +111,7 @@ async def arun_evals(
                 model_concurrency=opts.model_concurrency or opts.concurrency * len(scorer_by_key),
                 max_cost=opts.max_cost,
                 timeout=opts.item_timeout,
+                on_block=sink.block if sink.plain else None,
             )
     except JudgeSetupError as exc:
         where = f"; finished items are in {opts.results_path}" if opts.results_path else ""

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from scorers import DatasetError
 from scorers._internal import paused_gc
 
 from .._data import EvalItem, item_stream, load_dataset, raise_problems
@@ -81,14 +82,17 @@ class ItemSource:
             return
         assert self._path is not None
         rows = item_stream(self._path, checked=True)  # _scan checked them
-        while True:
-            with paused_gc():  # validation makes many objects and no cycles
-                read = list(itertools.islice(rows, CHUNK))
-            if not read:
-                return
-            chunk = [found for found in read if isinstance(found, EvalItem) and self._mine(found)]
+        while (chunk := self._read(rows)) is not None:
             if chunk:
                 yield chunk
+
+    def _read(self, rows: Iterator[EvalItem | DatasetError]) -> list[EvalItem] | None:
+        """The next `CHUNK` rows' items of this shard; None at the end."""
+        with paused_gc():  # validation makes many objects and no cycles
+            read = list(itertools.islice(rows, CHUNK))
+        if not read:
+            return None
+        return [found for found in read if isinstance(found, EvalItem) and self._mine(found)]
 
     def _mine(self, item: EvalItem) -> bool:
         return self._shard is None or shard_of(item.id, self._shard[1]) == self._shard[0]

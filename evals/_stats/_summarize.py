@@ -9,6 +9,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from scorers import MIN_PAIRED, ScoreResult, detectable_change, mean_ci
+from scorers._internal import Outcome
 
 from .._file._items import ItemResult
 from ._summaries import CallTotals, RunSummary, ScorerSummary, two_level_ci
@@ -28,11 +29,7 @@ class _Column:
     def add(self, result: ScoreResult, counted: bool) -> None:
         status = result.status
         if status == "scored":
-            self.scores.append(result.score)  # type: ignore[arg-type]  # scored: a float
-            details = result.details
-            sampling = details.get("sampling") if details else None
-            if isinstance(sampling, dict) and "agreement" in sampling:
-                self.samplings.append(sampling)
+            self.add_scored(result.score, result.details)  # type: ignore[arg-type]
         elif status == "skipped":
             self.n_skipped += 1
         else:
@@ -40,6 +37,12 @@ class _Column:
         if counted and result.judge_calls:
             for call in result.judge_calls:
                 self.summary.add(call)
+
+    def add_scored(self, score: float, details: dict[str, Any]) -> None:
+        self.scores.append(score)
+        sampling = details.get("sampling") if details else None
+        if isinstance(sampling, dict) and "agreement" in sampling:
+            self.samplings.append(sampling)
 
     def finish(self, scale: float | None) -> ScorerSummary:
         """Mean and CI (cut to ``[0, scale]``), and the judge-noise interval."""
@@ -109,6 +112,18 @@ class SummaryBuilder:
             if column is None:
                 column = columns[sid] = _Column()
             column.add(result, old is not EVERYTHING and sid not in old)
+
+    def add_outcomes(self, found: Sequence[Mapping[str, Outcome]]) -> None:
+        """Count model-free items, each as its scorers' fast-path outcomes by scorer id:
+        what `add` counts of the `ItemResult`s they make (no error, no model call)."""
+        self.items += len(found)
+        columns = self._columns
+        for outcomes in found:
+            for sid, (score, _, details) in outcomes.items():
+                column = columns.get(sid)
+                if column is None:
+                    column = columns[sid] = _Column()
+                column.add_scored(score, details)
 
     def finish(
         self,

@@ -11,8 +11,14 @@ engine only through `score_many`, `Job` and `Scored`.
 """
 
 from ._execute import error_result, score_detached, score_inline, score_one
-from ._fast import has_fast_path, register_fast_path, registered_fast_paths, with_fast_path
-from ._jobs import Job, Scored
+from ._fast import (
+    as_results,
+    has_fast_path,
+    register_fast_path,
+    registered_fast_paths,
+    with_fast_path,
+)
+from ._jobs import Job, OnBlock, Scored, ScoredBlock
 from ._many import BLOCK, score_many, score_runs
 from ._spec import FastPath, Memo, Outcome, ScorerSpec, model_free
 
@@ -21,9 +27,12 @@ __all__ = [
     "FastPath",
     "Job",
     "Memo",
+    "OnBlock",
     "Outcome",
     "Scored",
+    "ScoredBlock",
     "ScorerSpec",
+    "as_results",
     "error_result",
     "has_fast_path",
     "model_free",

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from .._registries import Registry
 from .._types import ScoreResult, ScorerRun
-from ._spec import FastPath, Memo, ScorerSpec
+from ._spec import FastPath, Memo, Outcome, ScorerSpec
 
 FastPathFactory = Callable[[Any], "FastPath | None"]
 """``factory(options) -> plug-in``, or None when these options have no fast path."""
@@ -62,13 +62,15 @@ def has_fast_path(scorer: ScorerSpec) -> bool:
     return scorer._fast_path is not None
 
 
-def score_block(
+def block_outcomes(
     scorers: Mapping[str, ScorerSpec], runs: Sequence[ScorerRun]
-) -> list[dict[str, ScoreResult]]:
-    """Per run, the results the scorers' fast paths give (by scorer key). A run a plug-in
-    declines, or every run of a plug-in that raises, is left out: the scorer's steps score
-    it afterwards and record any error item by item."""
-    found: list[dict[str, ScoreResult]] = [{} for _ in runs]
+) -> tuple[list[dict[str, Outcome]], dict[str, float]]:
+    """Per run, the outcomes the scorers' fast paths give (by scorer key), and each
+    plug-in's time per run. A run a plug-in declines, or every run of a plug-in that
+    raises, is left out: the scorer's steps score it afterwards and record any error item
+    by item."""
+    found: list[dict[str, Outcome]] = [{} for _ in runs]
+    seconds: dict[str, float] = {}
     memo: Memo = {}
     for key, scorer in scorers.items():
         plugin = scorer._fast_path
@@ -79,15 +81,41 @@ def score_block(
             outcomes = plugin.score(runs, memo)
         except Exception:
             continue
-        each = (time.perf_counter() - started) / len(runs)
+        seconds[key] = (time.perf_counter() - started) / len(runs)
         for slot, outcome in zip(found, outcomes, strict=True):
             if outcome is not None:
-                score, reason, details = outcome
-                slot[key] = ScoreResult(
-                    scorer_id=scorer.id,
-                    score=score,
-                    reason=reason,
-                    details=details,
-                    duration_s=each,
-                )
-    return found
+                slot[key] = outcome
+    return found, seconds
+
+
+def as_results(
+    scorers: Mapping[str, ScorerSpec], found: Mapping[str, Outcome], seconds: Mapping[str, float]
+) -> dict[str, ScoreResult]:
+    """One run's outcomes as `ScoreResult`s, by key, each with details of its own."""
+    return {
+        key: ScoreResult(
+            scorer_id=scorers[key].id,
+            score=score,
+            reason=reason,
+            details={name: _copied(value) for name, value in details.items()},
+            duration_s=seconds[key],
+        )
+        for key, (score, reason, details) in found.items()
+    }
+
+
+def _copied(value: Any) -> Any:
+    """A result's own copy of a details entry plug-ins may share between scorers: its
+    lists and dicts one level down copied (arrays shared, as a step's are)."""
+    if type(value) is dict:
+        return {k: v.copy() if type(v) is list or type(v) is dict else v for k, v in value.items()}
+    return value
+
+
+def score_block(
+    scorers: Mapping[str, ScorerSpec], runs: Sequence[ScorerRun]
+) -> list[dict[str, ScoreResult]]:
+    """Per run, the results the scorers' fast paths give (by scorer key); see
+    `block_outcomes`."""
+    found, seconds = block_outcomes(scorers, runs)
+    return [as_results(scorers, outcomes, seconds) for outcomes in found]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .._types import JudgeCall, ScoreResult, ScorerRun
+from ._spec import Outcome
 
 
 @dataclass
@@ -62,7 +63,27 @@ class Scored:
     prepared: Any = None
 
 
+@dataclass
+class ScoredBlock:
+    """A block of jobs the fast paths scored together, as plain outcomes: what a caller
+    that writes many model-free items at once takes (`score_many`'s ``on_block``)
+    instead of a `Scored` per job.
+
+    Attributes:
+        jobs: The block's jobs, in order.
+        found: Per job, every scorer's `Outcome` by key (in the scorers' order); or the
+            job's `Scored` when the steps scored some of it, or it timed out.
+        seconds: Each scorer's fast-path time per run of the block, by key (a result's
+            ``duration_s``; a job's is their sum).
+    """
+
+    jobs: Sequence[Job]
+    found: list[dict[str, Outcome] | Scored]
+    seconds: dict[str, float]
+
+
 OnScored = Callable[[Scored], Awaitable[None]]
+OnBlock = Callable[[ScoredBlock], Awaitable[None]]
 SetupErrors = Literal["raise", "record"]
 
 

@@ -1,8 +1,9 @@
 """`score_many`: every way many runs of many scorers are scored, chosen in one place.
 
 - Ready runs and model-free scorers only: inline, in blocks of `BLOCK` runs; each block
-  goes through the scorers' fast paths first (`score_block`), and the steps score what
-  the fast paths left, without a task per run.
+  goes through the scorers' fast paths first (`block_outcomes`), and the steps score what
+  the fast paths left, without a task per run. A caller may take each block whole, as
+  plain outcomes (``on_block``), instead of a `Scored` per run.
 - Otherwise a task per job, ``concurrency`` at a time; in each, the model-free scorers run
   inline and the others concurrently. A stream of jobs (an agent's answers as they come)
   always goes this way, each job started as it arrives.
@@ -38,10 +39,10 @@ from .._telemetry import current_span, record_score, span, tracer
 from .._types import JudgeCall, ScoreResult, ScorerRun
 from ._admission import Admission
 from ._execute import error_result, score_inline, score_one
-from ._fast import has_fast_path, score_block
+from ._fast import as_results, block_outcomes, has_fast_path
 from ._gc import frozen_gc, paused_gc
-from ._jobs import Job, OnScored, Rules, Scored, SetupErrors
-from ._spec import ScorerSpec, model_free
+from ._jobs import Job, OnBlock, OnScored, Rules, Scored, ScoredBlock, SetupErrors
+from ._spec import Outcome, ScorerSpec, model_free
 from ._threads import in_daemon_thread, score_free
 
 BLOCK = 256
@@ -59,6 +60,7 @@ async def score_many(
     timeout: float | None = None,
     raise_errors: bool = False,
     setup_errors: SetupErrors = "raise",
+    on_block: OnBlock | None = None,
 ) -> None:
     """Score every job with ``scorers``; ``on_scored`` gets each job as it finishes.
 
@@ -80,6 +82,11 @@ async def score_many(
         setup_errors: ``"raise"``: a `JudgeSetupError` ends the run (every other job would
             meet it too); ``"record"``: it is that scorer's error result, for a service
             that must outlive a broken judge (an agent's live scorers).
+        on_block: For a caller that handles many model-free items at once: when every
+            job is a ready run for model-free scorers, each block the fast paths scored
+            comes here as one `ScoredBlock` of plain outcomes (jobs the steps had to
+            score, in it as their `Scored`), and ``on_scored`` gets none of them.
+            Without tracing only (spans are made from results).
 
     Raises:
         JudgeSetupError: At the first model call that meets a broken setup (with
@@ -117,7 +124,7 @@ async def score_many(
         gc_mode = paused_gc() if inline and len(fast) == len(scorers) else frozen_gc()
         with gc_mode, span("scorekit.run", attributes):
             if inline:
-                await _in_blocks(scorers, fast, jobs, on_scored, rules)
+                await _in_blocks(scorers, fast, jobs, on_scored, rules, on_block)
             else:
                 await map_bounded(one, jobs, concurrency)
 
@@ -178,45 +185,62 @@ async def _in_blocks(
     jobs: Sequence[Job],
     on_scored: OnScored,
     rules: Rules,
+    on_block: OnBlock | None,
 ) -> None:
     for start in range(0, len(jobs), BLOCK):
         block = jobs[start : start + BLOCK]
-        found = await _fast_results(fast, block, rules.timeout)
+        found, seconds = await _fast_outcomes(fast, block, rules.timeout)
+        plain = on_block is not None and tracer() is None  # spans need results
         if tracer() is not None:  # spans after the fact: the block was scored at once
-            _trace_block(block, [done or {} for done in found])
+            _trace_block(block, [as_results(fast, done or {}, seconds) for done in found])
+        entries: list[dict[str, Outcome] | Scored] = []
         for job, done in zip(block, found, strict=True):
             if done is None:  # its fast path ran past the timeout
-                await on_scored(Scored(job, {}, timed_out=True, duration_s=rules.timeout or 0.0))
-                continue
-            wanted = len(scorers)
-            if job.only is not None:
-                done = {key: result for key, result in done.items() if key in job.only}
-                wanted = sum(key in scorers for key in job.only)
-            if len(done) == wanted:
-                duration = sum(result.duration_s for result in done.values())
-                await on_scored(Scored(job, _ordered(scorers, done), duration_s=duration))
+                scored = Scored(job, {}, timed_out=True, duration_s=rules.timeout or 0.0)
             else:
-                await on_scored(await _score_job(scorers, scorers, job, rules, done))
+                wanted = len(scorers)
+                if job.only is not None:
+                    done = {key: result for key, result in done.items() if key in job.only}
+                    wanted = sum(key in scorers for key in job.only)
+                if plain and len(done) == wanted and job.only is None:
+                    entries.append(done)
+                    continue
+                results = as_results(fast, done, seconds)
+                if len(done) == wanted:
+                    duration = sum(result.duration_s for result in results.values())
+                    scored = Scored(job, _ordered(scorers, results), duration_s=duration)
+                else:
+                    scored = await _score_job(scorers, scorers, job, rules, results)
+            if plain:
+                entries.append(scored)
+            else:
+                await on_scored(scored)
+        if on_block is not None and plain:
+            await on_block(ScoredBlock(block, entries, seconds))
         await anyio.sleep(0)  # let cancellation (Ctrl-C) in
 
 
-async def _fast_results(
+async def _fast_outcomes(
     fast: Mapping[str, ScorerSpec], block: Sequence[Job], timeout: float | None
-) -> list[dict[str, ScoreResult] | None]:
-    """The fast paths' results of a block, computed in a daemon thread (a Ctrl-C is not
-    kept waiting). A block that takes longer than ``timeout`` is scored again run by
-    run, each under the timeout: None for a run that takes longer."""
+) -> tuple[list[dict[str, Outcome] | None], dict[str, float]]:
+    """The fast paths' outcomes of a block and their time per run, computed in a daemon
+    thread (a Ctrl-C is not kept waiting). A block that takes longer than ``timeout`` is
+    scored again run by run, each under the timeout: None for a run that takes longer."""
     runs = [job.run for job in block]
     if not fast:
-        return [{} for _ in runs]
+        return [{} for _ in runs], {}
     with anyio.move_on_after(timeout) if timeout is not None else nullcontext():
-        return list(await in_daemon_thread(score_block, fast, runs))
-    found: list[dict[str, ScoreResult] | None] = []
+        outcomes, seconds = await in_daemon_thread(block_outcomes, fast, runs)
+        return list(outcomes), seconds
+    found: list[dict[str, Outcome] | None] = []
+    spent: dict[str, float] = {}
     for run in runs:
         found.append(None)
         with anyio.move_on_after(timeout):
-            found[-1] = (await in_daemon_thread(score_block, fast, [run]))[0]
-    return found
+            [found[-1]], seconds = await in_daemon_thread(block_outcomes, fast, [run])
+            for key, each in seconds.items():
+                spent[key] = spent.get(key, 0.0) + each / len(runs)
+    return found, spent
 
 
 async def _score_job(

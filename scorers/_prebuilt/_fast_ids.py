@@ -37,6 +37,15 @@ def shared_ranked(runs: Sequence[ScorerRun], memo: Memo) -> list[RankedIds | Non
     return shared
 
 
+def shared_details(ids: RankedIds) -> dict[str, Any]:
+    """The details every ID and ranking plug-in gives a run: one dict, made once per run
+    (`as_results` gives each result its own copy)."""
+    found: dict[str, Any] | None = ids.__dict__.get("_details")
+    if found is None:
+        found = ids.__dict__["_details"] = {"ids": detail_value(ids)}
+    return found
+
+
 @dataclass(frozen=True)
 class IDFastPath:
     """ID ``"recall"`` or ``"precision"`` for the runs of a block that carry chunks (all
@@ -55,7 +64,7 @@ class IDFastPath:
                 value = ids.recall() if self.what == "recall" else ids.precision()
                 score = clip_scaled(value, self.scale)
                 reason = ids.reason(self.what, score, languages[i])
-                out[i] = (score, reason, {"ids": detail_value(ids)})
+                out[i] = (score, reason, shared_details(ids))
         return out
 
 

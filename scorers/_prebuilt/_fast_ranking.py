@@ -16,9 +16,8 @@ from .._engine import FastPath, Memo, Outcome, register_fast_path
 from .._i18n import t
 from .._ranking._batch import NOT_JUDGED, pool_grades
 from .._ranking._kernel import Metric, RankedBatch, parse_metric
-from .._steps import detail_value
 from .._types import ScorerRun
-from ._fast_ids import shared_ranked
+from ._fast_ids import shared_details, shared_ranked
 from ._options import run_languages
 from ._ranked_ids import RankedIds
 from ._ranking import ANY_POSITIVE
@@ -130,7 +129,7 @@ class RankingFastPath:
                 retrieved=len(ids.retrieved_ids),
                 relevant=len(ids.relevant_ids),
             )
-            out[slot] = (score, reason, {"ids": detail_value(ids)})
+            out[slot] = (score, reason, shared_details(ids))
         return out
 
 
