@@ -173,11 +173,12 @@ def jsonl_rows(path: Path, columns: Columns = NO_COLUMNS) -> Iterator[tuple[str,
     """The rows of a JSON Lines file; blank lines are skipped. A line that cannot be read
     comes as a `DatasetError` in place of its row, so that every bad line is reported."""
     offset = 0
+    name = path.name
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
             line_start = offset
             offset += len(raw)
-            where = f"{path.name} line {number}"
+            where = f"{name} line {number}"
             if number == 1 and raw.startswith(_BOM):
                 raw, line_start = raw[len(_BOM) :], line_start + len(_BOM)
             try:

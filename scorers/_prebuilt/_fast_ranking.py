@@ -35,12 +35,13 @@ class RankingBlock:
     Attributes:
         slots: The block position of each query of ``batch``.
         batch: Their ranked grades, judgements and ideal gains.
-        ranks: Each query's 1-based ranks of its relevant retrieved ids.
+        ranks: Each query's 1-based ranks of its relevant retrieved ids, as its reasons
+            write them (one text shared by every metric's reason).
     """
 
     slots: list[int]
     batch: RankedBatch
-    ranks: list[list[int]]
+    ranks: list[str]
 
 
 def ranking_block(ranked: Sequence[RankedIds | None]) -> RankingBlock | None:
@@ -87,7 +88,9 @@ def ranking_block(ranked: Sequence[RankedIds | None]) -> RankingBlock | None:
     relevant = np.flatnonzero(grade_array > 0)
     cuts = np.searchsorted(relevant, batch.offsets)
     positions = (batch.rank0[relevant] + 1).tolist()
-    ranks = [positions[a:b] for a, b in zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True)]
+    ranks = [
+        str(positions[a:b]) for a, b in zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True)
+    ]
     return RankingBlock(slots, batch, ranks)
 
 
