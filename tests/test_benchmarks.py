@@ -103,3 +103,14 @@ def test_streamed_benchmark_parts_smoke():
     out = found.stdout
     assert "the results line, by stubbing it out" in out
     assert "the four fast paths" in out and "the first pass" in out
+
+
+def test_streamed_benchmark_prints_the_three_ratios():
+    found = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_streamed.py"), "--rows", "300",
+         "--memory-rows", "60", "--ranking-rows", "40", "--repeat", "1"],
+        capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    out = found.stdout
+    assert "vs plain loop" in out and "vs bare kernel loop" in out and "vs evaluate_ranking" in out
+    assert "peak memory" in out

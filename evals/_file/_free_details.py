@@ -142,6 +142,8 @@ def outcome_line(
     seen: dict[Any, Any] = {}
     results: dict[str, dict[str, Any]] = {}
     duration = 0.0
+    once: set[int] = set()
+    again: dict[int, dict[str, Any]] = {}  # details plug-ins share, as a later scorer's
     for sid, (score, reason, details) in outcomes.items():
         each = seconds[sid]
         duration += each
@@ -153,10 +155,17 @@ def outcome_line(
         if reason:
             fields["reason"] = reason
         if details:
-            fields["details"] = details
+            key = id(details)
+            shrunk = again.get(key)
+            if shrunk is None:
+                shrunk = _shrunk_details(details, sid, seen, item, None)
+                if key in once:  # a third scorer with them says what the second said
+                    again[key] = shrunk
+                once.add(key)
+            fields["details"] = shrunk
         if each:
-            fields["duration_s"] = each
-        results[sid] = _line_fields(fields, sid, seen, item, None)
+            fields["duration_s"] = round(each, 6)
+        results[sid] = fields
     tail: dict[str, Any] = {"scorer_results": results}
     if duration:
         tail["duration_s"] = round(duration, 6)
