@@ -161,3 +161,14 @@ def test_a_plug_in_that_raises_leaves_its_block_to_the_steps() -> None:
     broken._fast_path = Broken()
     assert score_block({"s": broken}, runs) == [{} for _ in runs]
     assert any(score_block({"s": scorer}, runs))
+
+
+def test_results_of_one_run_share_no_list_even_when_the_plug_ins_share_details() -> None:
+    scorers = {sid: build(sid, {}) for sid in ("id-context-recall", "id-context-precision")}
+    scorers["mrr"] = create_ranking_scorer("mrr")
+    runs = [ScorerRun(retrieved_context_ids=["a", "b"], reference_context_ids=["b"])]
+    [found] = score_block(scorers, runs)
+    assert len(found) == 3
+    found["mrr"].details["ids"]["retrieved_ids"].append("changed")
+    assert found["id-context-recall"].details["ids"]["retrieved_ids"] == ["a", "b"]
+    assert found["id-context-precision"].details["ids"]["retrieved_ids"] == ["a", "b"]
