@@ -26,6 +26,12 @@ pairs), computed by whichever plug-in needs them first."""
 class FastPath(Protocol):
     """A scorer's vectorised twin: scores a block of runs at once, with the results the
     scorer's steps would give (checked for every registered plug-in by one contract test).
+
+    A plug-in whose cost is small and grows only linearly with its runs (ids, counts) may
+    say so with a class attribute ``inline = True``: the engine then scores its blocks on
+    the event loop's own thread, ~20% faster per item than in a daemon thread, and a
+    Ctrl-C waits for the block in flight. Without it (string similarity: a pair of long
+    texts can take seconds) blocks run in a daemon thread that a Ctrl-C abandons.
     """
 
     def score(self, runs: Sequence[ScorerRun], memo: Memo) -> list[Outcome | None]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from .._checks import clip_scaled
 from .._engine import FastPath, Memo, Outcome, register_fast_path
@@ -54,6 +54,7 @@ class IDFastPath:
     what: str
     scale: float
     language: str
+    inline: ClassVar[bool] = True  # linear in the ids: no thread needed
 
     def score(self, runs: Sequence[ScorerRun], memo: Memo) -> list[Outcome | None]:
         shared = shared_ranked(runs, memo)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._checks import clip_scaled
 from .._engine import FastPath, Memo, Outcome, register_fast_path
@@ -108,6 +108,7 @@ class RankingFastPath:
     metric: Metric
     scale: float
     language: str
+    inline: ClassVar[bool] = True  # linear in the ids: no thread needed
 
     def score(self, runs: Sequence[ScorerRun], memo: Memo) -> list[Outcome | None]:
         ranked = shared_ranked(runs, memo)

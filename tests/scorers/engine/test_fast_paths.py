@@ -172,3 +172,44 @@ def test_results_of_one_run_share_no_list_even_when_the_plug_ins_share_details()
     found["mrr"].details["ids"]["retrieved_ids"].append("changed")
     assert found["id-context-recall"].details["ids"]["retrieved_ids"] == ["a", "b"]
     assert found["id-context-precision"].details["ids"]["retrieved_ids"] == ["a", "b"]
+
+
+def test_inline_plug_ins_score_on_the_loop_thread_and_the_others_in_a_daemon_thread() -> None:
+    import copy
+    import threading
+
+    import anyio
+
+    from scorers import create_id_context_recall_scorer, create_scorer
+    from scorers._engine import Job, score_many
+
+    threads: dict[str, str] = {}
+
+    class Recorded:
+        def __init__(self, name: str, inline: bool) -> None:
+            self.name, self.inline = name, inline
+
+        def score(self, runs, memo):  # type: ignore[no-untyped-def]
+            threads[self.name] = threading.current_thread().name
+            return [(1.0, "one", {}) for _ in runs]
+
+    scorers = {}
+    for name, inline in (("toy-inline", True), ("toy-threaded", False)):
+        scorer = copy.copy(create_scorer(id=name).generate_score(lambda run, results: 1.0))
+        scorer._fast_path = Recorded(name, inline)  # what with_fast_path attaches
+        scorers[name] = scorer
+    jobs = [Job(0, ScorerRun(input="q"))]
+
+    async def main() -> str:
+        for name, scorer in scorers.items():
+            await score_many({name: scorer}, jobs, _ignore)
+        return threading.current_thread().name
+
+    loop_thread = anyio.run(main)
+    assert threads == {"toy-inline": loop_thread, "toy-threaded": "scorekit"}
+    assert create_id_context_recall_scorer()._fast_path.inline  # type: ignore[union-attr]
+    assert create_ranking_scorer("mrr")._fast_path.inline  # type: ignore[union-attr]
+
+
+async def _ignore(scored: object) -> None:
+    pass
