@@ -25,7 +25,7 @@ from collections.abc import (
     Sequence,
 )
 from contextlib import asynccontextmanager, contextmanager, nullcontext
-from typing import Any
+from typing import Any, cast
 
 import anyio
 
@@ -227,7 +227,7 @@ async def _fast_outcomes(
     thread (a Ctrl-C is not kept waiting), or here when every plug-in is ``inline`` and
     no timeout applies. A block that takes longer than ``timeout`` is scored again run by
     run, each under the timeout: None for a run that takes longer."""
-    runs = [job.run for job in block]
+    runs = cast("list[ScorerRun]", [job.run for job in block])  # inline: every job is a run
     if not fast:
         return [{} for _ in runs], {}
     if timeout is None and all(getattr(s._fast_path, "inline", False) for s in fast.values()):
