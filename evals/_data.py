@@ -330,9 +330,11 @@ def _item(where: str, row: Any, number: int, checked: bool = False) -> EvalItem:
     Raises:
         DatasetError: Naming the row and the field that is wrong.
     """
-    if isinstance(row, DatasetError):  # the file could not give this row
+    if type(row) is dict:
+        pass  # the common case, tested first
+    elif isinstance(row, DatasetError):  # the file could not give this row
         raise row
-    if isinstance(row, BaseModel) and not isinstance(row, EvalItem):
+    elif isinstance(row, BaseModel) and not isinstance(row, EvalItem):
         row = row.model_dump()  # e.g. `synthesize`'s rows
     if isinstance(row, EvalItem):
         item = row

@@ -123,7 +123,10 @@ class SummaryBuilder:
                 column = columns.get(sid)
                 if column is None:
                     column = columns[sid] = _Column()
-                column.add_scored(score, details)
+                if "sampling" in details:
+                    column.add_scored(score, details)
+                else:
+                    column.scores.append(score)
 
     def finish(
         self,

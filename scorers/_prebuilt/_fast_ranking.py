@@ -7,6 +7,7 @@ per-query sums run in rank order either way, so the values are the same to the b
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -54,9 +55,8 @@ def ranking_block(ranked: Sequence[RankedIds | None]) -> RankingBlock | None:
     for slot in slots:
         ids = ranked[slot]
         assert ids is not None
-        got = ids.grades.get
         # an empty ranking: trec_eval -c's stand-in document, as `single_query_batch`
-        ranked_grades = [got(doc, NOT_JUDGED) for doc in ids.retrieved_ids] or [NOT_JUDGED]
+        ranked_grades = list(map(ids.grades.get, ids.retrieved_ids, _UNJUDGED)) or [NOT_JUDGED]
         unranked.append(not ids.retrieved_ids)
         lengths.append(len(ranked_grades))
         grades.extend(ranked_grades)
@@ -92,6 +92,10 @@ def ranking_block(ranked: Sequence[RankedIds | None]) -> RankingBlock | None:
         str(positions[a:b]) for a, b in zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True)
     ]
     return RankingBlock(slots, batch, ranks)
+
+
+_UNJUDGED = itertools.repeat(NOT_JUDGED)
+"""The grade of a retrieved id without a judgement, for as many ids as there are."""
 
 
 def _offsets(lengths: list[int]) -> np.ndarray:
