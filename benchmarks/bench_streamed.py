@@ -169,7 +169,7 @@ PARTS = (  # (module, attribute, label): what a streamed item spends its time on
     ("evals._run._finish", "Finish.block", "finishing its block (lines, summary, bar)"),
     ("evals._file._jsonl", "ResultsFile.write_outcomes", "  writing its results line"),
     ("evals._stats._summarize", "SummaryBuilder.add_outcomes", "  the summary"),
-    ("scorers._engine._many", "_fast_outcomes", "the four fast paths (in a thread)"),
+    ("scorers._engine._many", "_fast_outcomes", "the four fast paths"),
     ("evals._run._source", "ItemSource._scan", "the first pass: every row validated"),
     ("evals._run._source", "ItemSource._read", "the second pass: rows read as items"),
     ("evals._run._runner", "make_jobs", "ScorerRuns and jobs"),
