@@ -138,7 +138,7 @@ def outcome_line(
     """`model_free_line` of an item whose scorers' fast paths gave ``outcomes`` (by
     key), each taking ``seconds[key]``, without building its results: the same bytes as
     the line of the `ItemResult` they make. ``run_tail``: the run's fingerprints and
-    scales when the header does not hold them (see `ResultsFile.outcome_lines`)."""
+    scales when the header does not hold them (see `ResultsFile.write_outcomes`)."""
     seen: dict[Any, Any] = {}
     results: dict[str, dict[str, Any]] = {}
     duration = 0.0

@@ -132,7 +132,8 @@ class Finish:
                 results = as_results(self.scorers, found, seconds)
                 duration = sum(result.duration_s for result in results.values())
                 await self(Scored(Job(pending), results, duration_s=duration))
-            run = [entry for position, entry in enumerate(run) if position not in set(left)]
+            written_whole = set(left)
+            run = [entry for position, entry in enumerate(run) if position not in written_whole]
         self.summary.add_outcomes([found for _, found in run])
         self.bar.advance(items=len(run))
 

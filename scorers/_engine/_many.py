@@ -190,11 +190,13 @@ async def _in_blocks(
     for start in range(0, len(jobs), BLOCK):
         block = jobs[start : start + BLOCK]
         found, seconds = await _fast_outcomes(fast, block, rules.timeout)
-        plain = on_block is not None and tracer() is None  # spans need results
+        traced: list[dict[str, ScoreResult]] | None = None
         if tracer() is not None:  # spans after the fact: the block was scored at once
-            _trace_block(block, [as_results(fast, done or {}, seconds) for done in found])
+            traced = [as_results(fast, done or {}, seconds) for done in found]
+            _trace_block(block, traced)
+        plain = on_block if traced is None else None  # spans need results
         entries: list[dict[str, Outcome] | Scored] = []
-        for job, done in zip(block, found, strict=True):
+        for position, (job, done) in enumerate(zip(block, found, strict=True)):
             if done is None:  # its fast path ran past the timeout
                 scored = Scored(job, {}, timed_out=True, duration_s=rules.timeout or 0.0)
             else:
@@ -205,7 +207,10 @@ async def _in_blocks(
                 if plain and len(done) == wanted and job.only is None:
                     entries.append(done)
                     continue
-                results = as_results(fast, done, seconds)
+                if traced is None:
+                    results = as_results(fast, done, seconds)
+                else:
+                    results = {k: r for k, r in traced[position].items() if k in done}
                 if len(done) == wanted:
                     duration = sum(result.duration_s for result in results.values())
                     scored = Scored(job, _ordered(scorers, results), duration_s=duration)
@@ -215,8 +220,8 @@ async def _in_blocks(
                 entries.append(scored)
             else:
                 await on_scored(scored)
-        if on_block is not None and plain:
-            await on_block(ScoredBlock(block, entries, seconds))
+        if plain:
+            await plain(ScoredBlock(block, entries, seconds))
         await anyio.sleep(0)  # let cancellation (Ctrl-C) in
 
 
