@@ -1,6 +1,7 @@
 """The results file: append-only JSON lines, one writer at a time, prompts stored once.
 
-Each finished item is one line, flushed as soon as it is written. A scorer result's
+Each finished item is one line, flushed as soon as it is written (a streamed run's
+model-free items: a block of lines at once, `ResultsFile.write_outcomes`). A scorer result's
 ``details["prompts"]`` repeats what its ``judge_calls[i].messages`` already hold, so the
 file keeps a reference (``{"$call": i, "cut": n}``) in its place and reading restores
 the text exactly. ``store_prompts=False`` drops prompts and sent messages altogether
