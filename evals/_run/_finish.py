@@ -104,7 +104,8 @@ class Finish:
     async def block(self, scored: ScoredBlock) -> None:
         """A block the fast paths scored (runs that are `plain`): its items' lines
         written at once, their scores counted, the bar advanced, in order; an item the
-        steps scored goes through `__call__`."""
+        steps scored goes through `__call__` in its place, and one whose line cannot be
+        built plainly (details JSON cannot hold) after the lines of its run."""
         run: list[tuple[Pending, dict[str, Outcome]]] = []
         for job, found in zip(scored.jobs, scored.found, strict=True):
             if isinstance(found, Scored):

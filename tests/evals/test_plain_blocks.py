@@ -152,3 +152,30 @@ def test_a_streamed_run_cut_short_resumes_to_the_same_lines(tmp_path):
     assert again.summary.items == BLOCK + 40
     assert again.summary.resumed_items > 0
     assert sorted(lines_without_durations(cut)) == sorted(lines_without_durations(whole))
+
+
+def test_an_outcome_whose_line_cannot_be_plain_is_written_as_a_whole_result(tmp_path):
+    import copy
+
+    from scorers import create_scorer
+
+    class Opaque:
+        def __repr__(self) -> str:
+            return "<opaque>"
+
+    class Odd:  # details JSON cannot hold: the plain line gives up on that item
+        inline = True
+
+        def score(self, runs, memo):
+            return [(1.0, "one", {"kept": Opaque()} if run.run_id == "3" else {}) for run in runs]
+
+    scorer = copy.copy(create_scorer(id="odd").generate_score(lambda run, results: 1.0))
+    scorer._fast_path = Odd()  # what with_fast_path attaches
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps({"id": str(k), "input": "q"}) + "\n" for k in range(6)))
+    out = tmp_path / "out.jsonl"
+    result = run_evals(data, [scorer], results_path=out, keep_items=False, progress=False)
+    assert result.summary.items == 6 and result.summary.scorers["odd"].n_scored == 6
+    read = {item.item.id: item for item in read_results(out)}
+    assert sorted(read) == [str(k) for k in range(6)]
+    assert read["3"].scorer_results["odd"].details["kept"] == "<opaque>"  # its repr
